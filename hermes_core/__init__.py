@@ -1,0 +1,59 @@
+"""hermes-core: the plugin host for the context engines of LLM agents.
+
+The public API is re-exported here; submodules starting with ``_`` are private.
+"""
+
+from hermes_core._version import __version__
+from hermes_core.config import HermesConfig, load_config
+from hermes_core.engine import ContextEngine, Message
+from hermes_core.errors import (
+    ConfigError,
+    ConfigProblem,
+    EngineError,
+    EngineIncompatibleError,
+    EngineLoadError,
+    EngineNotFoundError,
+    EngineValidationError,
+    HermesError,
+)
+from hermes_core.markers import hookimpl, hookspec
+from hermes_core.registry import (
+    ENGINE_GROUP,
+    PLUGIN_GROUP,
+    Activation,
+    EngineRecord,
+    EngineRegistry,
+    EngineSource,
+    EngineStatus,
+    PluginContext,
+    activate,
+)
+from hermes_core.thresholds import resolve_model_threshold
+
+__all__ = [
+    "ENGINE_GROUP",
+    "PLUGIN_GROUP",
+    "Activation",
+    "ConfigError",
+    "ConfigProblem",
+    "ContextEngine",
+    "EngineError",
+    "EngineIncompatibleError",
+    "EngineLoadError",
+    "EngineNotFoundError",
+    "EngineRecord",
+    "EngineRegistry",
+    "EngineSource",
+    "EngineStatus",
+    "EngineValidationError",
+    "HermesConfig",
+    "HermesError",
+    "Message",
+    "PluginContext",
+    "__version__",
+    "activate",
+    "hookimpl",
+    "hookspec",
+    "load_config",
+    "resolve_model_threshold",
+]

@@ -1,0 +1,140 @@
+"""Finding, reading and checking ``config.yaml``."""
+
+from __future__ import annotations
+
+import copy
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from hermes_core._log import logger
+from hermes_core.config.model import HermesConfig
+from hermes_core.config.schema import KEYS, SECTIONS, describe, iter_present
+from hermes_core.config.yaml_source import YamlSyntaxError, line_of, parse_yaml
+from hermes_core.errors import ConfigError, ConfigProblem
+
+__all__ = ["hermes_home", "load_config"]
+
+_TRUE = {"1", "true", "yes", "on"}
+
+
+def hermes_home(env: Mapping[str, str] | None = None) -> Path:
+    """``$HERMES_HOME``, defaulting to ``~/.hermes``."""
+    env = os.environ if env is None else env
+    value = env.get("HERMES_HOME")
+    return Path(value).expanduser() if value else Path("~/.hermes").expanduser()
+
+
+def _locate(path: str | os.PathLike[str] | None, env: Mapping[str, str]) -> tuple[Path, bool]:
+    """The config file to read, and whether it must exist (it was named explicitly)."""
+    if path is not None:
+        return Path(path).expanduser(), True
+    if env.get("HERMES_CONFIG"):
+        return Path(env["HERMES_CONFIG"]).expanduser(), True
+    return hermes_home(env) / "config.yaml", False
+
+
+def load_config(
+    source: str | os.PathLike[str] | Mapping[str, Any] | None = None,
+    *,
+    env: Mapping[str, str] | None = None,
+    strict: bool | None = None,
+) -> HermesConfig:
+    """Load and check the configuration.
+
+    ``source`` is a path, a mapping (already-parsed configuration), or None
+    for ``$HERMES_CONFIG``, else ``$HERMES_HOME/config.yaml`` (a missing
+    default file means all defaults). Every problem (unreadable file, YAML
+    syntax, wrong type) names the file, the key path, the line where YAML
+    gives one, and what is expected. Values that do not fit are dropped so
+    their defaults apply, and each problem is logged as
+    ``hermes_config.invalid``; with ``strict`` (default: ``context.strict`` or
+    ``HERMES_STRICT_PLUGINS=1``) a :class:`~hermes_core.ConfigError` listing
+    them all is raised instead. Nothing in the file is executed.
+    """
+    env = os.environ if env is None else env
+    text: str | None = None
+    path: Path | None = None
+    problems: list[ConfigProblem] = []
+    data: Any
+    if isinstance(source, Mapping):
+        label = "<mapping>"
+        data = copy.deepcopy(dict(source))
+    else:
+        path, must_exist = _locate(source, env)
+        label = str(path)
+        data = {}
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            if must_exist:
+                problems.append(
+                    ConfigProblem(label, "", "an existing YAML file", "no such file")
+                )
+        except (OSError, UnicodeDecodeError) as exc:
+            problems.append(ConfigProblem(label, "", "a readable UTF-8 YAML file", str(exc)))
+        if text is not None:
+            try:
+                data = parse_yaml(text)
+            except YamlSyntaxError as exc:
+                problems.append(
+                    ConfigProblem(label, "", "valid YAML", str(exc), line=exc.line)
+                )
+                data = {}
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        problems.append(ConfigProblem(label, "", "a mapping of sections", describe(data), 1))
+        data = {}
+
+    problems.extend(_check(data, label, text))
+    if strict is None:
+        strict = env.get("HERMES_STRICT_PLUGINS", "").strip().lower() in _TRUE or (
+            data.get("context", {}).get("strict") is True
+        )
+    if problems:
+        if strict:
+            raise ConfigError(problems)
+        for problem in problems:
+            logger.warning(
+                "hermes_config.invalid",
+                file=problem.source,
+                key=problem.key,
+                line=problem.line,
+                expected=problem.expected,
+                got=problem.got,
+                message=str(problem),
+            )
+    return HermesConfig(
+        data=data,
+        path=path,
+        home=hermes_home(env),
+        env=dict(env),
+        strict=strict,
+        problems=tuple(problems),
+        text=text,
+    )
+
+
+def _check(data: dict[str, Any], label: str, text: str | None) -> list[ConfigProblem]:
+    """Check the known keys in place: remove what does not fit and report it."""
+
+    def problem(key: str, expected: str, value: object) -> ConfigProblem:
+        line = line_of(text, key) if text is not None else None
+        return ConfigProblem(label, key, expected, describe(value), line)
+
+    problems = []
+    for section in SECTIONS:
+        if section in data and data[section] is None:
+            data[section] = {}
+        elif section in data and not isinstance(data[section], dict):
+            problems.append(problem(section, "a mapping of keys", data[section]))
+            del data[section]
+    for rule in KEYS:
+        for value in iter_present(data, rule.path):
+            if not rule.check(value):
+                problems.append(problem(rule.path, rule.expected, value))
+                section, _, key = rule.path.rpartition(".")
+                del data[section][key]
+    return problems

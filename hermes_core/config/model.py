@@ -1,0 +1,93 @@
+"""The checked configuration, as the registry and the host read it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hermes_core.config.yaml_source import line_of
+from hermes_core.errors import ConfigProblem
+from hermes_core.names import DEFAULT_ENGINE, is_valid_engine_name
+
+__all__ = ["EngineChoice", "HermesConfig"]
+
+
+@dataclass(frozen=True)
+class EngineChoice:
+    """Which engine is selected, and where that choice was made (for messages)."""
+
+    name: str
+    origin: str
+    valid: bool = True
+    from_file: bool = False
+
+
+@dataclass(frozen=True)
+class HermesConfig:
+    """A loaded, checked configuration. Build it with :func:`~hermes_core.load_config`.
+
+    ``data`` holds every section of the file (engines read their own); keys
+    that failed their check are absent, and listed in ``problems``.
+    """
+
+    data: Mapping[str, Any] = field(default_factory=dict)
+    path: Path | None = None
+    home: Path = field(default_factory=lambda: Path("~/.hermes").expanduser())
+    env: Mapping[str, str] = field(default_factory=dict)
+    strict: bool = False
+    problems: tuple[ConfigProblem, ...] = ()
+    text: str | None = field(default=None, repr=False, compare=False)
+
+    def section(self, name: str) -> Mapping[str, Any]:
+        """The section ``name`` as a mapping (empty when absent)."""
+        value = self.data.get(name)
+        return value if isinstance(value, Mapping) else {}
+
+    @property
+    def label(self) -> str:
+        """The config file path, or ``<defaults>`` when there is none."""
+        return str(self.path) if self.path is not None else "<defaults>"
+
+    def locate(self, key: str) -> str:
+        """Where ``key`` is set, for messages: ``path:line (key 'a.b')``."""
+        line = line_of(self.text, key) if self.text is not None else None
+        where = f"{self.label}:{line}" if line is not None else self.label
+        return f"{where} (key '{key}')"
+
+    @property
+    def engine(self) -> EngineChoice:
+        """The selected engine: ``$HERMES_CONTEXT_ENGINE``, else ``context.engine``, else the default."""
+        from_env = self.env.get("HERMES_CONTEXT_ENGINE", "").strip()
+        if from_env:
+            return EngineChoice(
+                from_env,
+                "environment variable HERMES_CONTEXT_ENGINE",
+                is_valid_engine_name(from_env),
+            )
+        name = self.section("context").get("engine")
+        if isinstance(name, str):
+            return EngineChoice(name, f"{self.label} (key 'context.engine')", from_file=True)
+        return EngineChoice(DEFAULT_ENGINE, "the default")
+
+    @property
+    def plugin_dirs(self) -> tuple[Path, ...]:
+        """``plugins.dirs`` (relative to the config file), then ``$HERMES_HOME/plugins``."""
+        base = self.path.parent if self.path is not None else Path.cwd()
+        dirs = [base / Path(d).expanduser() for d in self.section("plugins").get("dirs", [])]
+        dirs.append(self.home / "plugins")
+        unique: dict[Path, None] = {}
+        for directory in dirs:
+            unique.setdefault(directory, None)
+        return tuple(unique)
+
+    @property
+    def enabled_plugins(self) -> tuple[str, ...]:
+        """``plugins.enabled``: the general plugins to load, in order."""
+        return tuple(self.section("plugins").get("enabled", []))
+
+    @property
+    def model_thresholds(self) -> dict[str, float]:
+        """``compression.model_thresholds``, the per-model threshold overrides."""
+        return dict(self.section("compression").get("model_thresholds", {}))

@@ -1,0 +1,121 @@
+"""The configuration keys hermes-core itself reads, and how each is checked.
+
+Sections that belong to an engine (``lcm:``, most of ``compression:``) are
+left to that engine; only the keys below are checked here. A key whose value
+does not fit is reported and dropped, so its default applies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from hermes_core.names import ENGINE_NAME_RULE, is_valid_engine_name
+
+__all__ = ["KEYS", "SECTIONS", "KeyRule", "describe"]
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _is_fraction(value: object) -> bool:
+    return _is_number(value) and 0 < value <= 1  # type: ignore[operator]
+
+
+def _is_str_list(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) and item for item in value)
+
+
+def _is_threshold_map(value: object) -> bool:
+    return isinstance(value, dict) and all(
+        isinstance(key, str) and key and _is_fraction(item) for key, item in value.items()
+    )
+
+
+@dataclass(frozen=True)
+class KeyRule:
+    """One checked key: its dotted path, its test, what it expects, and its default."""
+
+    path: str
+    check: Callable[[object], bool]
+    expected: str
+    default: Any
+    doc: str
+
+
+#: Sections that must be mappings when present.
+SECTIONS = ("context", "plugins", "compression", "auxiliary")
+
+KEYS: tuple[KeyRule, ...] = (
+    KeyRule(
+        "context.engine",
+        is_valid_engine_name,
+        ENGINE_NAME_RULE,
+        "compressor",
+        "Name of the one active context engine. Overridden by $HERMES_CONTEXT_ENGINE.",
+    ),
+    KeyRule(
+        "context.strict",
+        lambda value: isinstance(value, bool),
+        "true or false",
+        False,
+        "Raise instead of falling back to the compressor when the selected engine fails. "
+        "Also set by HERMES_STRICT_PLUGINS=1.",
+    ),
+    KeyRule(
+        "plugins.dirs",
+        _is_str_list,
+        "a list of directory paths",
+        [],
+        "Plugin directories searched for <dir>/context_engine/<name>/, before "
+        "$HERMES_HOME/plugins. Relative paths are relative to the config file.",
+    ),
+    KeyRule(
+        "plugins.enabled",
+        _is_str_list,
+        "a list of general plugin names (entry points in group hermes.plugins)",
+        [],
+        "General plugins to load; no general plugin is loaded unless named here.",
+    ),
+    KeyRule(
+        "compression.threshold",
+        _is_fraction,
+        "a number greater than 0 and at most 1 (a fraction of the context length)",
+        0.5,
+        "Fraction of the context length at which the compressor compacts.",
+    ),
+    KeyRule(
+        "compression.model_thresholds",
+        _is_threshold_map,
+        "a mapping of model-name substrings (or 'provider:substring') to numbers in (0, 1]",
+        {},
+        "Per-model threshold overrides; the longest matching key wins.",
+    ),
+    KeyRule(
+        "compression.context_timeout_seconds",
+        lambda value: _is_number(value) and value >= 0,  # type: ignore[operator]
+        "a number of seconds, 0 or more (0 runs passes without a timeout)",
+        120,
+        "Upper bound on one compression pass.",
+    ),
+)
+
+
+def describe(value: object) -> str:
+    """A short description of a bad value for an error message."""
+    text = repr(value)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"{type(value).__name__} {text}"
+
+
+def iter_present(data: Mapping[str, Any], path: str) -> Iterator[object]:
+    """Yield the value at dotted ``path`` when every step of it is present."""
+    node: object = data
+    for part in path.split("."):
+        if not isinstance(node, Mapping) or part not in node:
+            return
+        node = node[part]
+    yield node

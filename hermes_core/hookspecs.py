@@ -1,0 +1,226 @@
+"""Hook specifications of the ``hermes`` pluggy project.
+
+Two namespaces live here:
+
+* :class:`ContextEngineSpec` mirrors :class:`~hermes_core.ContextEngine`, one
+  hook per method, with the same names and argument names. Engine authors
+  subclass the ABC and do not decorate anything: when an engine is activated,
+  the host registers it with a pluggy plugin manager that knows these specs,
+  so pluggy checks each method's signature against them. A method whose
+  required parameter is not a parameter of the spec, or that cannot accept an
+  argument the host always passes, rejects the engine.
+
+  The host passes the arguments of a spec that are marked "always" by
+  position (``select_context`` passes its others by keyword); every other
+  argument is passed by keyword, and only when the engine's method accepts it
+  (by name or through ``**kwargs``). So an engine written for the
+  three-argument ``compress(messages, current_tokens, focus_topic)`` keeps
+  working when the host learns to pass ``force``.
+
+* :class:`PluginSpec` holds the hooks of *general plugins* (entry-point group
+  ``hermes.plugins``), which may register engines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from hermes_core.markers import hookspec
+
+__all__ = ["HOST_REQUIRED_ARGUMENTS", "ContextEngineSpec", "EngineRegistration", "PluginSpec"]
+
+#: A ``ContextEngine`` subclass, an engine instance, or a factory returning one.
+EngineRegistration = Any
+
+#: For each engine hook, the arguments the host always passes. An engine
+#: method must accept every one of them.
+HOST_REQUIRED_ARGUMENTS: dict[str, tuple[str, ...]] = {
+    "update_from_response": ("usage",),
+    "should_compress": (),
+    "compress": ("messages",),
+    "should_compress_info": (),
+    "should_compress_preflight": ("messages",),
+    "has_content_to_compress": ("messages",),
+    "on_session_start": ("session_id",),
+    "on_session_end": ("session_id", "messages"),
+    "on_session_reset": (),
+    "update_model": ("model", "context_length"),
+    "get_tool_schemas": (),
+    "handle_tool_call": ("name", "args"),
+    "get_status": (),
+    "select_context": ("request_messages",),
+    "on_turn_complete": ("messages",),
+}
+
+
+class ContextEngineSpec:
+    """The context-engine interface as pluggy hookspecs (see the module docstring)."""
+
+    @hookspec(firstresult=True)
+    def update_from_response(self, usage: dict[str, Any]) -> None:
+        """After every provider response, with its usage (always: ``usage``).
+
+        ``usage`` always carries ``prompt_tokens``, ``completion_tokens`` and
+        ``total_tokens``. Update ``last_prompt_tokens``,
+        ``last_completion_tokens`` and ``last_total_tokens`` from it.
+        """
+
+    @hookspec(firstresult=True)
+    def should_compress(self, prompt_tokens: int | None) -> bool:
+        """At turn start (rough estimate) and after responses and tool calls (real usage).
+
+        Return True when a compression pass should run. ``prompt_tokens`` may
+        be omitted (None).
+        """
+        raise NotImplementedError
+
+    @hookspec(firstresult=True)
+    def compress(
+        self,
+        messages: list[dict[str, Any]],
+        current_tokens: int | None,
+        focus_topic: str | None,
+        force: bool,
+        memory_context: str,
+    ) -> list[dict[str, Any]]:
+        """One compression pass (always: ``messages``).
+
+        Return a valid OpenAI-format message list. ``messages`` is a private
+        deep copy; the pass may run on a pooled thread under a host timeout, after
+        which its result is discarded. ``force`` (a provider overflow error or
+        a manual ``/compress``) and ``memory_context`` are passed only when
+        the method accepts them.
+        """
+        raise NotImplementedError
+
+    @hookspec(firstresult=True)
+    def should_compress_info(self, prompt_tokens: int | None) -> tuple[bool, str | None]:
+        """Like ``should_compress`` with a reason when blocked.
+
+        Return ``(decision, reason)``; reasons are ``"cooldown:<seconds>"`` and
+        ``"ineffective"``. Default: ``(should_compress(prompt_tokens), None)``.
+        """
+        raise NotImplementedError
+
+    @hookspec(firstresult=True)
+    def should_compress_preflight(self, messages: list[dict[str, Any]]) -> bool:
+        """Before a provider call, below the threshold (always: ``messages``).
+
+        True asks for exactly one pass. Default: False.
+        """
+        raise NotImplementedError
+
+    @hookspec(firstresult=True)
+    def has_content_to_compress(self, messages: list[dict[str, Any]]) -> bool:
+        """Whether a pass over ``messages`` could free anything (always: ``messages``). Default: True."""
+        raise NotImplementedError
+
+    @hookspec(firstresult=True)
+    def on_session_start(self, session_id: str) -> None:
+        """A conversation begins (always: ``session_id``). Default: no-op.
+
+        Keyword arguments the host may add: ``hermes_home``, ``platform``,
+        ``model``, ``context_length``, ``conversation_id``; on a session
+        rotation also ``boundary_reason`` and ``old_session_id``. Accept
+        ``**kwargs`` to receive them.
+        """
+
+    @hookspec(firstresult=True)
+    def on_session_end(self, session_id: str, messages: list[dict[str, Any]]) -> None:
+        """A real boundary: exit, reset or gateway expiry (always: both arguments). Default: no-op."""
+
+    @hookspec(firstresult=True)
+    def on_session_reset(self) -> None:
+        """``/new`` or ``/reset``. Default: zero the token counters and ``compression_count``."""
+
+    @hookspec(firstresult=True)
+    def update_model(
+        self,
+        model: str,
+        context_length: int,
+        base_url: str,
+        api_key: str,
+        provider: str,
+        api_mode: str,
+    ) -> None:
+        """Start-up, model switch or fallback model (always: ``model``, ``context_length``).
+
+        Default: set ``context_length``, resolve ``model_thresholds`` and set
+        ``threshold_tokens``.
+        """
+
+    @hookspec(firstresult=True)
+    def get_tool_schemas(self) -> list[dict[str, Any]]:
+        """The tools this engine offers the model, as JSON-schema function descriptions.
+
+        Nameless schemas and names that clash with the host's tools are
+        skipped. Default: ``[]``.
+        """
+        raise NotImplementedError
+
+    @hookspec(firstresult=True)
+    def handle_tool_call(self, name: str, args: dict[str, Any], messages: list[Any]) -> str:
+        """Run one of this engine's tools (always: ``name``, ``args``); return JSON text.
+
+        ``messages`` (the conversation) is passed by keyword when accepted. An
+        exception becomes ``{"error": "Context engine tool '<name>' failed: ..."}``.
+        """
+        raise NotImplementedError
+
+    @hookspec(firstresult=True)
+    def get_status(self) -> dict[str, Any]:
+        """Figures for display.
+
+        At least ``last_prompt_tokens``, ``threshold_tokens``,
+        ``context_length``, ``usage_percent`` and ``compression_count``.
+        """
+        raise NotImplementedError
+
+    @hookspec(firstresult=True)
+    def select_context(
+        self,
+        request_messages: list[dict[str, Any]],
+        conversation_messages: list[dict[str, Any]] | None,
+        incoming_message: dict[str, Any] | None,
+        budget_tokens: int,
+    ) -> list[dict[str, Any]] | None:
+        """Before every provider request (always: ``request_messages``; the rest by keyword).
+
+        Return a replacement list for this one call, or None. Copies only;
+        exceptions and invalid results fall back to the original request.
+        Engines that do not override it are never called.
+        """
+        raise NotImplementedError
+
+    @hookspec(firstresult=True)
+    def on_turn_complete(
+        self,
+        messages: list[dict[str, Any]],
+        usage: dict[str, Any] | None,
+        turn_id: str,
+        task_id: str,
+        api_call_count: int,
+        interrupted: bool,
+        failed: bool,
+        turn_exit_reason: str,
+    ) -> None:
+        """After a finished turn has been persisted (always: ``messages``).
+
+        ``usage`` is None when no response arrived. Meta arguments are passed
+        by keyword when accepted. Exceptions are logged and swallowed.
+        """
+
+
+class PluginSpec:
+    """Hooks of general plugins (entry-point group ``hermes.plugins``)."""
+
+    @hookspec
+    def register_context_engines(self, register: Callable[[str, EngineRegistration], None]) -> None:
+        """Register context engines by calling ``register(name, engine)``.
+
+        ``engine`` is a ``ContextEngine`` subclass, a factory returning an
+        engine, or an engine instance (each agent then gets a deep copy). A
+        name already registered by an earlier source is rejected with a
+        ``context_engine.duplicate_rejected`` warning; the first one stays.
+        """

@@ -1,0 +1,84 @@
+"""The single-select gate: the configured engine, or the default with a warning."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hermes_core._log import logger
+from hermes_core.engine import ContextEngine
+from hermes_core.errors import EngineError, EngineNotFoundError, EngineValidationError
+from hermes_core.names import DEFAULT_ENGINE, ENGINE_NAME_RULE
+from hermes_core.registry.records import EngineRecord
+from hermes_core.registry.registry import EngineRegistry
+
+__all__ = ["Activation", "activate"]
+
+
+@dataclass(frozen=True)
+class Activation:
+    """The outcome of selecting an engine for one agent.
+
+    ``requested`` is what the configuration asked for; ``engine`` is a new
+    instance of ``record``; ``fallback`` holds the error that made the host
+    use the default engine instead, or None.
+    """
+
+    engine: ContextEngine
+    record: EngineRecord
+    requested: str
+    fallback: EngineError | None = None
+
+
+def activate(registry: EngineRegistry) -> Activation:
+    """Create the engine selected by the registry's configuration, for one agent.
+
+    Engines are never auto-activated: only the selected name is imported.
+    When it is missing, incompatible, broken, raises while constructed, or
+    fails signature validation, ``context_engine.fallback`` is logged with the
+    reason and the default ``compressor`` is used; in strict mode
+    (``context.strict``, ``HERMES_STRICT_PLUGINS=1``) the error is raised.
+    The default engine failing is always raised: there is nothing to fall
+    back to.
+    """
+    config = registry.config
+    choice = config.engine
+    origin = config.locate("context.engine") if choice.from_file else choice.origin
+    try:
+        if not choice.valid:
+            raise EngineNotFoundError(
+                choice.name, f"{origin} is {choice.name!r}, expected {ENGINE_NAME_RULE}"
+            )
+        try:
+            engine = registry.create_engine(choice.name)
+        except EngineNotFoundError as exc:
+            known = ", ".join(registry.names()) or "none"
+            raise EngineNotFoundError(
+                choice.name,
+                f"{origin} selects context engine '{choice.name}', which is not installed; "
+                f"expected one of: {known}. Install the distribution that provides "
+                f"'{choice.name}', or set context.engine to an installed engine",
+            ) from exc
+        record = registry.get(choice.name)
+        assert record is not None
+        return Activation(engine, record, choice.name)
+    except EngineError as exc:
+        if config.strict or choice.name == DEFAULT_ENGINE:
+            raise
+        fields = {}
+        if isinstance(exc, EngineValidationError):
+            fields = {"method": exc.method, "argument": exc.argument}
+        logger.warning(
+            "context_engine.fallback",
+            requested=choice.name,
+            selected_by=origin,
+            reason=exc.reason,
+            source=exc.source or None,
+            used=DEFAULT_ENGINE,
+            error=str(exc),
+            **fields,
+        )
+        engine = registry.create_engine(DEFAULT_ENGINE)
+        registry.mark_selected(DEFAULT_ENGINE)
+        record = registry.get(DEFAULT_ENGINE)
+        assert record is not None
+        return Activation(engine, record, choice.name, fallback=exc)

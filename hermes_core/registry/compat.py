@@ -1,0 +1,51 @@
+"""Version gating: does an engine accept the running hermes-core? Decided before import."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.utils import canonicalize_name
+from packaging.version import Version
+
+from hermes_core._version import __version__
+
+__all__ = ["HERMES_DISTRIBUTION", "parse_requires_hermes", "requires_dist_conflict", "running_version"]
+
+#: The canonical distribution name of hermes-core.
+HERMES_DISTRIBUTION = "hermes-core"
+
+
+def running_version() -> Version:
+    """The version of the running hermes-core."""
+    return Version(__version__)
+
+
+def requires_dist_conflict(requires: Iterable[str] | None) -> str | None:
+    """Why the distribution's ``Requires-Dist`` rules out this hermes-core, or None when it fits.
+
+    Only unconditional requirements (and those whose marker holds with no
+    extra) on ``hermes-core`` count; unparsable lines are not ours to judge.
+    """
+    version = running_version()
+    for line in requires or ():
+        try:
+            requirement = Requirement(line)
+        except InvalidRequirement:
+            continue
+        if canonicalize_name(requirement.name) != HERMES_DISTRIBUTION:
+            continue
+        if requirement.marker is not None and not requirement.marker.evaluate({"extra": ""}):
+            continue
+        if not requirement.specifier.contains(version, prereleases=True):
+            return f"requires hermes-core{requirement.specifier}, running hermes-core {version}"
+    return None
+
+
+def parse_requires_hermes(text: str) -> SpecifierSet:
+    """Parse a ``requires_hermes`` specifier (``">=0.1,<2"``); raises ValueError with a reason."""
+    try:
+        return SpecifierSet(text)
+    except InvalidSpecifier as exc:
+        raise ValueError(f"not a version specifier ({exc})") from None

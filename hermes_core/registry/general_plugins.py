@@ -1,0 +1,128 @@
+"""Source 3: general plugins (entry-point group ``hermes.plugins``) that register engines.
+
+A general plugin is loaded only when its name is in ``plugins.enabled``. It
+registers engines either seed-style, from a module-level ``register(ctx)``
+calling ``ctx.register_context_engine(engine_or_factory)``, or pluggy-style,
+with a ``register_context_engines(register)`` hook implementation. A plugin
+that is missing or raises is logged and skipped; the others still load.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import importlib_metadata
+import pluggy
+
+from hermes_core import hookspecs
+from hermes_core._log import logger
+from hermes_core.engine import ContextEngine
+from hermes_core.markers import PROJECT_NAME
+from hermes_core.registry.entry_points import PLUGIN_GROUP
+from hermes_core.registry.records import EngineRecord, EngineSource, EngineStatus
+
+__all__ = ["PluginContext", "general_plugin_records"]
+
+
+def _engine_name(obj: object) -> str | None:
+    """The name an engine object will report, where it can be known without calling anything."""
+    if isinstance(obj, ContextEngine):
+        return obj.name
+    if inspect.isclass(obj):
+        declared = inspect.getattr_static(obj, "name", None)
+        if isinstance(declared, str):
+            return declared
+    return None
+
+
+class PluginContext:
+    """What a general plugin's ``register(ctx)`` receives."""
+
+    def __init__(self, plugin: str, source: EngineSource, sink: list[EngineRecord]) -> None:
+        self.plugin = plugin
+        self._source = source
+        self._sink = sink
+
+    def register_context_engine(self, engine: Any, name: str | None = None) -> None:
+        """Register a context engine: an instance, a ``ContextEngine`` subclass or a factory.
+
+        ``name`` is needed for factories and for classes whose ``name`` is a
+        property; for instances it defaults to ``engine.name``. A name that is
+        already registered is rejected with ``context_engine.duplicate_rejected``.
+        """
+        resolved = name if name is not None else _engine_name(engine)
+        if resolved is None:
+            raise ValueError(
+                f"general plugin '{self.plugin}': register_context_engine({engine!r}) cannot "
+                "tell the engine's name without calling it; pass name='...'"
+            )
+        self._sink.append(
+            EngineRecord(
+                name=resolved,
+                source=self._source,
+                status=EngineStatus.AVAILABLE,
+                description=(inspect.getdoc(engine) or "").split("\n", 1)[0],
+                version=self._source.version,
+                load=lambda: engine,
+            )
+        )
+
+
+def general_plugin_records(
+    enabled: Sequence[str], installed: Iterable[importlib_metadata.EntryPoint]
+) -> list[EngineRecord]:
+    """Load the enabled general plugins in order and collect the engines they register."""
+    if not enabled:
+        return []
+    by_name: dict[str, importlib_metadata.EntryPoint] = {}
+    for entry_point in installed:
+        by_name.setdefault(entry_point.name, entry_point)
+    manager = pluggy.PluginManager(PROJECT_NAME)
+    manager.add_hookspecs(hookspecs.PluginSpec)
+    records: list[EngineRecord] = []
+    for plugin_name in enabled:
+        entry_point = by_name.get(plugin_name)
+        if entry_point is None:
+            logger.warning(
+                "hermes_plugin.missing",
+                plugin=plugin_name,
+                group=PLUGIN_GROUP,
+                hint="install the distribution that provides it, or remove it from plugins.enabled",
+            )
+            continue
+        dist = entry_point.dist
+        source = EngineSource(
+            "general_plugin",
+            distribution=dist.name if dist is not None else None,
+            version=dist.version if dist is not None else None,
+            plugin=plugin_name,
+        )
+        context = PluginContext(plugin_name, source, records)
+        try:
+            _load_one(manager, plugin_name, entry_point, context)
+        except Exception as exc:
+            logger.warning(
+                "hermes_plugin.broken",
+                plugin=plugin_name,
+                source=str(source),
+                error=f"{type(exc).__name__}: {exc}",
+            )
+    return records
+
+
+def _load_one(
+    manager: pluggy.PluginManager,
+    plugin_name: str,
+    entry_point: importlib_metadata.EntryPoint,
+    context: PluginContext,
+) -> None:
+    plugin = entry_point.load()
+    register: Callable[[PluginContext], None] | None = getattr(plugin, "register", None)
+    if callable(register):
+        register(context)
+    manager.register(plugin, name=plugin_name)
+    others = [p for p in manager.get_plugins() if p is not plugin]
+    caller = manager.subset_hook_caller("register_context_engines", remove_plugins=others)
+    caller(register=lambda name, engine: context.register_context_engine(engine, name=name))

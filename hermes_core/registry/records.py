@@ -1,0 +1,82 @@
+"""What the registry knows about one registered engine, before and after import."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+__all__ = ["EngineRecord", "EngineSource", "EngineStatus"]
+
+SourceKind = Literal["entry_point", "directory", "general_plugin"]
+
+
+class EngineStatus(str, enum.Enum):
+    """The state of a registered engine as a listing shows it."""
+
+    SELECTED = "selected"
+    AVAILABLE = "available"
+    DUPLICATE = "duplicate"
+    INCOMPATIBLE = "incompatible"
+    BROKEN = "broken"
+
+
+@dataclass(frozen=True)
+class EngineSource:
+    """Where an engine registration came from.
+
+    ``kind`` is the discovery source; ``distribution`` and ``version`` name
+    the installed distribution (entry points, general plugins); ``path`` is
+    the engine's directory (directory plugins); ``plugin`` names the general
+    plugin that registered it.
+    """
+
+    kind: SourceKind
+    distribution: str | None = None
+    version: str | None = None
+    path: Path | None = None
+    plugin: str | None = None
+
+    def __str__(self) -> str:
+        dist = f"{self.distribution} {self.version}".strip() if self.distribution else ""
+        if self.kind == "entry_point":
+            return f"distribution {dist}"
+        if self.kind == "directory":
+            return f"directory {self.path}"
+        suffix = f" from distribution {dist}" if dist else ""
+        return f"general plugin {self.plugin}{suffix}"
+
+
+@dataclass
+class EngineRecord:
+    """One registration of an engine name.
+
+    ``status`` and ``reason`` change when the engine is selected or fails to
+    activate. ``load`` returns the registered object (a ``ContextEngine``
+    subclass, instance or factory), importing it on first call; listing never
+    calls it.
+    """
+
+    name: str
+    source: EngineSource
+    status: EngineStatus
+    description: str = ""
+    version: str | None = None
+    reason: str | None = None
+    load: Callable[[], Any] | None = field(default=None, repr=False, compare=False)
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-ready view for listings."""
+        return {
+            "name": self.name,
+            "status": self.status.value,
+            "source": str(self.source),
+            "source_kind": self.source.kind,
+            "distribution": self.source.distribution,
+            "path": str(self.source.path) if self.source.path is not None else None,
+            "version": self.version,
+            "description": self.description,
+            "reason": self.reason,
+        }

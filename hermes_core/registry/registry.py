@@ -1,0 +1,181 @@
+"""The engine registry: every engine found, deduplicated, and a fresh instance on request."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from hermes_core._log import logger
+from hermes_core.config import HermesConfig, load_config
+from hermes_core.engine import ContextEngine
+from hermes_core.errors import (
+    EngineError,
+    EngineIncompatibleError,
+    EngineLoadError,
+    EngineNotFoundError,
+)
+from hermes_core.registry import directories, entry_points, general_plugins
+from hermes_core.registry.factories import EngineFactory, as_factory, build_engine
+from hermes_core.registry.records import EngineRecord, EngineStatus
+from hermes_core.registry.validation import validate_engine
+
+__all__ = ["EngineRegistry"]
+
+
+class EngineRegistry:
+    """Every context engine that is installed, in a deterministic precedence.
+
+    Sources, first wins: (1) entry points in group ``hermes.context_engines``
+    (hermes-core's own first, then by distribution name); (2) plugin
+    directories, ``plugins.dirs`` in order, then ``$HERMES_HOME/plugins``;
+    (3) general plugins named in ``plugins.enabled``, in that order. A later
+    registration of a taken name is kept in the listing with status
+    ``duplicate`` and logged as ``context_engine.duplicate_rejected``.
+
+    Discovery reads metadata only: no engine module is imported until
+    :meth:`create_engine` is asked for that engine.
+    """
+
+    def __init__(self, records: Iterable[EngineRecord], config: HermesConfig) -> None:
+        self.config = config
+        self._records: list[EngineRecord] = []
+        self._active: dict[str, EngineRecord] = {}
+        self._factories: dict[str, EngineFactory] = {}
+        self._validated: set[tuple[str, type]] = set()
+        for record in records:
+            self._add(record)
+        choice = config.engine
+        selected = self._active.get(choice.name)
+        if selected is not None and selected.status is EngineStatus.AVAILABLE:
+            selected.status = EngineStatus.SELECTED
+
+    @classmethod
+    def discover(cls, config: HermesConfig | None = None) -> EngineRegistry:
+        """Find every engine from all three sources (``config`` default: :func:`load_config`)."""
+        config = load_config() if config is None else config
+        installed = entry_points.scan()
+        records = entry_points.engine_records(installed.engines)
+        records += directories.directory_records(config.plugin_dirs)
+        records += general_plugins.general_plugin_records(
+            config.enabled_plugins, installed.plugins
+        )
+        return cls(records, config)
+
+    def _add(self, record: EngineRecord) -> None:
+        kept = self._active.get(record.name)
+        if kept is None:
+            self._active[record.name] = record
+        else:
+            record.status = EngineStatus.DUPLICATE
+            record.reason = f"'{record.name}' is already registered by {kept.source}"
+            logger.warning(
+                "context_engine.duplicate_rejected",
+                name=record.name,
+                kept=str(kept.source),
+                rejected=str(record.source),
+            )
+        self._records.append(record)
+
+    # ------------------------------------------------------------------ listing
+
+    def __iter__(self) -> Iterator[EngineRecord]:
+        return iter(self._records)
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    @property
+    def records(self) -> tuple[EngineRecord, ...]:
+        """Every registration found, duplicates included, in precedence order."""
+        return tuple(self._records)
+
+    def get(self, name: str) -> EngineRecord | None:
+        """The registration that owns ``name`` (the first by precedence), or None."""
+        return self._active.get(name)
+
+    def names(self) -> list[str]:
+        """The engine names that can be activated (neither incompatible nor broken)."""
+        return [
+            name
+            for name, record in self._active.items()
+            if record.status in (EngineStatus.AVAILABLE, EngineStatus.SELECTED)
+        ]
+
+    # ------------------------------------------------------------------ instances
+
+    def create_engine(self, name: str) -> ContextEngine:
+        """A new, validated instance of engine ``name``; each call returns a separate object.
+
+        Raises :class:`~hermes_core.EngineNotFoundError`,
+        :class:`~hermes_core.EngineIncompatibleError`,
+        :class:`~hermes_core.EngineLoadError` (import, factory or constructor
+        failed) or :class:`~hermes_core.EngineValidationError`; the record is
+        then marked ``broken`` with the reason.
+        """
+        record = self._active.get(name)
+        if record is None:
+            known = ", ".join(self.names()) or "none"
+            raise EngineNotFoundError(
+                name,
+                f"context engine '{name}' is not installed (installed engines: {known}); "
+                "install the distribution that provides it or select one of these",
+            )
+        source = str(record.source)
+        if record.status is EngineStatus.INCOMPATIBLE:
+            raise EngineIncompatibleError(
+                name, f"context engine '{name}' ({source}) {record.reason}", source=source
+            )
+        if record.status is EngineStatus.BROKEN:
+            raise EngineLoadError(
+                name, f"context engine '{name}' ({source}) is broken: {record.reason}",
+                source=source,
+            )
+        try:
+            engine = self._instantiate(record)
+        except EngineError as exc:
+            record.status, record.reason = EngineStatus.BROKEN, str(exc)
+            raise
+        key = (name, type(engine))
+        if key not in self._validated:
+            try:
+                validate_engine(engine, name=name, source=source)
+            except EngineError as exc:
+                record.status, record.reason = EngineStatus.BROKEN, str(exc)
+                raise
+            self._validated.add(key)
+        return engine
+
+    def _instantiate(self, record: EngineRecord) -> ContextEngine:
+        source = str(record.source)
+        stage = "import"
+        try:
+            factory = self._factories.get(record.name)
+            if factory is None:
+                assert record.load is not None, "an available record always has a loader"
+                factory = as_factory(record.load())
+                self._factories[record.name] = factory
+            stage = "construction"
+            return build_engine(factory, self._factory_context())
+        except Exception as exc:
+            raise EngineLoadError(
+                record.name,
+                f"context engine '{record.name}' ({source}) failed during {stage}: "
+                f"{type(exc).__name__}: {exc}",
+                source=source,
+            ) from exc
+
+    def _factory_context(self) -> dict[str, Any]:
+        return {
+            "config": copy.deepcopy(dict(self.config.data)),
+            "hermes_home": self.config.home,
+        }
+
+    def mark_selected(self, name: str) -> None:
+        """Show ``name`` as the selected engine in listings (used after a fallback)."""
+        for record in self._active.values():
+            if record.status is EngineStatus.SELECTED:
+                record.status = EngineStatus.AVAILABLE
+        record = self._active.get(name)
+        if record is not None and record.status is EngineStatus.AVAILABLE:
+            record.status = EngineStatus.SELECTED
