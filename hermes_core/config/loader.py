@@ -114,6 +114,7 @@ def load_config(
         strict=strict,
         problems=tuple(problems),
         text=text,
+        origin=label,
     )
 
 

@@ -39,6 +39,7 @@ class HermesConfig:
     strict: bool = False
     problems: tuple[ConfigProblem, ...] = ()
     text: str | None = field(default=None, repr=False, compare=False)
+    origin: str = "<defaults>"
 
     def section(self, name: str) -> Mapping[str, Any]:
         """The section ``name`` as a mapping (empty when absent)."""
@@ -47,8 +48,8 @@ class HermesConfig:
 
     @property
     def label(self) -> str:
-        """The config file path, or ``<defaults>`` when there is none."""
-        return str(self.path) if self.path is not None else "<defaults>"
+        """The config file path, ``<mapping>`` for an in-memory configuration, or ``<defaults>``."""
+        return str(self.path) if self.path is not None else self.origin
 
     def locate(self, key: str) -> str:
         """Where ``key`` is set, for messages: ``path:line (key 'a.b')``."""

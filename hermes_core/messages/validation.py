@@ -1,0 +1,86 @@
+"""Is a list an OpenAI chat-completions message sequence a provider will accept?"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["ROLES", "MessageProblem", "validate_messages"]
+
+#: Roles a chat-completions request may carry.
+ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
+
+
+@dataclass(frozen=True)
+class MessageProblem:
+    """One reason a provider would reject the sequence; ``index`` is the message's position."""
+
+    index: int
+    problem: str
+
+    def __str__(self) -> str:
+        return f"message {self.index}: {self.problem}"
+
+
+def _call_ids(message: dict[str, Any], index: int, problems: list[MessageProblem]) -> list[str]:
+    calls = message.get("tool_calls")
+    if calls is None:
+        return []
+    if not isinstance(calls, list):
+        problems.append(MessageProblem(index, "tool_calls is not a list"))
+        return []
+    ids = []
+    for call in calls:
+        call_id = call.get("id") if isinstance(call, dict) else None
+        function = call.get("function") if isinstance(call, dict) else None
+        if not isinstance(call_id, str) or not call_id:
+            problems.append(MessageProblem(index, "a tool call has no id"))
+        elif not isinstance(function, dict) or not function.get("name"):
+            problems.append(MessageProblem(index, f"tool call {call_id!r} names no function"))
+        else:
+            ids.append(call_id)
+    return ids
+
+
+def validate_messages(messages: Sequence[Any]) -> list[MessageProblem]:
+    """Every problem in ``messages``; an empty list means the sequence is valid.
+
+    Checks: each item is a dict with a known ``role``; ``content`` is a
+    string, a list of parts, or None; every ``tool_calls`` id of an assistant
+    message is answered by a ``tool`` message with that ``tool_call_id``
+    before any other role follows; and no ``tool`` message answers a call
+    that is not pending (an orphan).
+    """
+    problems: list[MessageProblem] = []
+    pending: dict[str, int] = {}
+    for index, message in enumerate(messages):
+        if not isinstance(message, dict):
+            problems.append(MessageProblem(index, f"is a {type(message).__name__}, not a dict"))
+            continue
+        role = message.get("role")
+        if role not in ROLES:
+            problems.append(MessageProblem(index, f"unknown role {role!r}"))
+            continue
+        content = message.get("content")
+        if content is not None and not isinstance(content, (str, list)):
+            problems.append(
+                MessageProblem(index, f"content is a {type(content).__name__}, not text or parts")
+            )
+        if role == "tool":
+            call_id = message.get("tool_call_id")
+            if call_id not in pending:
+                problems.append(
+                    MessageProblem(index, f"tool result {call_id!r} follows no pending tool call")
+                )
+            else:
+                del pending[call_id]
+            continue
+        for call_id, at in pending.items():
+            problems.append(MessageProblem(at, f"tool call {call_id!r} has no result"))
+        pending = {}
+        if role == "assistant":
+            pending = {call_id: index for call_id in _call_ids(message, index, problems)}
+    for call_id, at in pending.items():
+        problems.append(MessageProblem(at, f"tool call {call_id!r} has no result"))
+    return problems

@@ -1,0 +1,28 @@
+"""The contract suite for an installed engine, collected when ``--hermes-engine NAME`` is given."""
+
+from __future__ import annotations
+
+import pytest
+
+from hermes_core.config import load_config
+from hermes_core.engine import ContextEngine
+from hermes_core.registry import EngineRegistry
+from hermes_core.testing.contract import ContextEngineContract
+
+
+class TestInstalledEngine(ContextEngineContract):
+    """The contract, run against the engine named by ``--hermes-engine``."""
+
+    _registry: EngineRegistry
+
+    @pytest.fixture(autouse=True)
+    def _select_engine(self, request: pytest.FixtureRequest) -> None:
+        name = request.config.getoption("hermes_engine")
+        if not name:
+            pytest.fail("this suite runs with --hermes-engine NAME", pytrace=False)
+        self.expected_name = name
+        self._registry = EngineRegistry.discover(load_config({"context": {"engine": name}}))
+
+    def make_engine(self) -> ContextEngine:
+        assert self.expected_name is not None
+        return self._registry.create_engine(self.expected_name)

@@ -1,0 +1,161 @@
+"""Loading config.yaml: location, defaults, and errors that name file, key, line and fix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from structlog.testing import LogCapture
+
+from hermes_core import ConfigError, load_config
+from tests.conftest import events
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_missing_default_file_means_all_defaults(tmp_path: Path) -> None:
+    config = load_config(env={"HERMES_HOME": str(tmp_path)})
+    assert config.engine.name == "compressor"
+    assert config.strict is False
+    assert config.problems == ()
+    assert config.plugin_dirs == (tmp_path / "plugins",)
+
+
+def test_the_file_comes_from_hermes_home(tmp_path: Path) -> None:
+    write(tmp_path / "config.yaml", "context:\n  engine: lcm\n")
+    config = load_config(env={"HERMES_HOME": str(tmp_path)})
+    assert config.engine.name == "lcm"
+    assert config.path == tmp_path / "config.yaml"
+
+
+def test_hermes_config_beats_hermes_home_and_an_explicit_path_beats_both(tmp_path: Path) -> None:
+    write(tmp_path / "home" / "config.yaml", "context: {engine: from-home}\n")
+    env_file = write(tmp_path / "env.yaml", "context: {engine: from-env}\n")
+    explicit = write(tmp_path / "explicit.yaml", "context: {engine: explicit}\n")
+    env = {"HERMES_HOME": str(tmp_path / "home"), "HERMES_CONFIG": str(env_file)}
+    assert load_config(env=env).engine.name == "from-env"
+    assert load_config(explicit, env=env).engine.name == "explicit"
+
+
+def test_the_environment_variable_overrides_the_selected_engine(tmp_path: Path) -> None:
+    path = write(tmp_path / "config.yaml", "context:\n  engine: lcm\n")
+    config = load_config(path, env={"HERMES_CONTEXT_ENGINE": "other"})
+    assert config.engine.name == "other"
+    assert "HERMES_CONTEXT_ENGINE" in config.engine.origin
+
+
+def test_a_yaml_syntax_error_names_the_file_and_line(tmp_path: Path) -> None:
+    path = write(tmp_path / "config.yaml", "context:\n  engine: lcm\n  strict: [true\n")
+    with pytest.raises(ConfigError) as raised:
+        load_config(path, strict=True)
+    (problem,) = raised.value.problems
+    assert problem.source == str(path)
+    assert problem.line is not None and problem.line >= 3
+    assert "valid YAML" in str(raised.value)
+    assert str(path) in str(raised.value)
+
+
+def test_a_yaml_syntax_error_is_not_fatal_without_strict(tmp_path: Path, logs: LogCapture) -> None:
+    path = write(tmp_path / "config.yaml", "context: [\n")
+    config = load_config(path)
+    assert config.engine.name == "compressor"
+    (event,) = events(logs, "hermes_config.invalid")
+    assert event["file"] == str(path)
+    assert event["log_level"] == "warning"
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "line", "expected"),
+    [
+        ("context:\n  engine: 5\n", "context.engine", 2, "engine name"),
+        ("compression:\n  threshold: abc\n", "compression.threshold", 2, "number"),
+        ("context:\n  engine: ../x\n", "context.engine", 2, "no path separators"),
+        ("context:\n  strict: 'yes'\n", "context.strict", 2, "true or false"),
+        ("\nplugins:\n  dirs: /one/dir\n", "plugins.dirs", 3, "list"),
+        ("compression:\n  model_thresholds: {gpt: 2}\n", "compression.model_thresholds", 2, "(0, 1]"),
+        ("context: 5\n", "context", 1, "mapping"),
+    ],
+)
+def test_a_wrong_value_names_the_file_the_key_path_the_line_and_what_is_expected(
+    tmp_path: Path, text: str, key: str, line: int, expected: str
+) -> None:
+    path = write(tmp_path / "config.yaml", text)
+    with pytest.raises(ConfigError) as raised:
+        load_config(path, strict=True)
+    (problem,) = raised.value.problems
+    assert (problem.source, problem.key, problem.line) == (str(path), key, line)
+    assert expected in problem.expected
+    assert f"{path}:{line}: key '{key}'" in str(raised.value)
+
+
+def test_every_problem_is_reported_not_only_the_first(tmp_path: Path) -> None:
+    path = write(tmp_path / "c.yaml", "context:\n  engine: 5\ncompression:\n  threshold: x\n")
+    with pytest.raises(ConfigError) as raised:
+        load_config(path, strict=True)
+    assert [p.key for p in raised.value.problems] == ["context.engine", "compression.threshold"]
+
+
+def test_without_strict_a_wrong_value_is_dropped_and_the_rest_is_kept(
+    tmp_path: Path, logs: LogCapture
+) -> None:
+    path = write(
+        tmp_path / "c.yaml",
+        "context:\n  engine: lcm\ncompression:\n  threshold: abc\n  protect_last_n: 7\n",
+    )
+    config = load_config(path)
+    assert config.engine.name == "lcm"
+    assert "threshold" not in config.section("compression")
+    assert config.section("compression")["protect_last_n"] == 7
+    (event,) = events(logs, "hermes_config.invalid")
+    assert (event["key"], event["line"]) == ("compression.threshold", 4)
+
+
+def test_strict_comes_from_the_file_or_the_environment(tmp_path: Path) -> None:
+    path = write(tmp_path / "c.yaml", "context:\n  strict: true\n  engine: 5\n")
+    with pytest.raises(ConfigError):
+        load_config(path)
+    bad = write(tmp_path / "bad.yaml", "context:\n  engine: 5\n")
+    with pytest.raises(ConfigError):
+        load_config(bad, env={"HERMES_STRICT_PLUGINS": "1"})
+
+
+def test_an_explicit_path_that_does_not_exist_is_reported(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="no such file"):
+        load_config(tmp_path / "nope.yaml", strict=True)
+
+
+def test_yaml_tags_are_never_executed(tmp_path: Path) -> None:
+    path = write(
+        tmp_path / "c.yaml",
+        "context:\n  engine: !!python/object/apply:os.system ['touch pwned']\n",
+    )
+    with pytest.raises(ConfigError):
+        load_config(path, strict=True)
+    assert not (tmp_path / "pwned").exists()
+
+
+def test_an_engine_name_from_the_environment_is_checked_too() -> None:
+    config = load_config({}, env={"HERMES_CONTEXT_ENGINE": "../../etc"})
+    assert config.engine.valid is False
+
+
+def test_plugin_dirs_are_relative_to_the_config_file_then_hermes_home(tmp_path: Path) -> None:
+    path = write(tmp_path / "conf" / "config.yaml", "plugins:\n  dirs: [mine, /abs]\n")
+    config = load_config(path, env={"HERMES_HOME": str(tmp_path / "home")})
+    assert config.plugin_dirs == (
+        tmp_path / "conf" / "mine",
+        Path("/abs"),
+        tmp_path / "home" / "plugins",
+    )
+
+
+def test_a_mapping_is_accepted_and_copied() -> None:
+    source = {"context": {"engine": "lcm"}, "compression": {"model_thresholds": {"gpt": 0.4}}}
+    config = load_config(source, env={})
+    source["context"]["engine"] = "changed"
+    assert config.engine.name == "lcm"
+    assert config.model_thresholds == {"gpt": 0.4}
