@@ -1,0 +1,141 @@
+"""Discovery from plugin directories: <dir>/context_engine/<name>/ with plugin.yaml."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from structlog.testing import LogCapture
+
+from hermes_core import EngineRegistry, EngineStatus, activate, load_config
+from hermes_core.testing import TemporarySite
+from tests.conftest import engine_source, events
+
+
+def plugin(root: Path, name: str, manifest: str | None, init: str | None = None) -> Path:
+    path = root / "context_engine" / name
+    path.mkdir(parents=True)
+    if manifest is not None:
+        (path / "plugin.yaml").write_text(manifest, encoding="utf-8")
+    (path / "__init__.py").write_text(
+        init if init is not None else engine_source(name), encoding="utf-8"
+    )
+    return path
+
+
+def discover(tmp_path: Path, engine: str = "compressor", **plugins: object) -> EngineRegistry:
+    config = {"context": {"engine": engine}, "plugins": {"dirs": [str(tmp_path / "plugins")], **plugins}}
+    return EngineRegistry.discover(
+        load_config(config, env={"HERMES_HOME": str(tmp_path / "home")})
+    )
+
+
+@pytest.fixture(autouse=True)
+def _forget_directory_modules(hermes_site: TemporarySite) -> None:
+    """hermes_site unloads hermes_plugins.* modules after each test."""
+
+
+def test_a_directory_engine_is_listed_from_plugin_yaml_without_import(tmp_path: Path) -> None:
+    plugin(
+        tmp_path / "plugins",
+        "dirlcm",
+        "name: dirlcm\ndescription: A directory engine\nversion: '0.3'\nrequires_hermes: '>=0.1'\n",
+    )
+    record = discover(tmp_path).get("dirlcm")
+    assert record is not None
+    assert record.status is EngineStatus.AVAILABLE
+    assert (record.description, record.version) == ("A directory engine", "0.3")
+    assert record.source.path == tmp_path / "plugins" / "context_engine" / "dirlcm"
+    assert not [m for m in sys.modules if m.startswith("hermes_plugins.")]
+
+
+def test_a_selected_directory_engine_is_imported_with_working_relative_imports(
+    tmp_path: Path,
+) -> None:
+    path = plugin(
+        tmp_path / "plugins",
+        "dirlcm",
+        "name: dirlcm\n",
+        init="from .impl import Engine\n__all__ = ['Engine']\n",
+    )
+    (path / "impl.py").write_text(engine_source("dirlcm"), encoding="utf-8")
+    activation = activate(discover(tmp_path, engine="dirlcm"))
+    assert activation.fallback is None
+    assert activation.engine.name == "dirlcm"
+
+
+def test_hermes_home_plugins_are_found_after_the_configured_dirs(tmp_path: Path) -> None:
+    plugin(tmp_path / "home" / "plugins", "homeengine", "name: homeengine\n")
+    plugin(tmp_path / "plugins", "configured", "name: configured\n")
+    names = [r.name for r in discover(tmp_path).records if r.source.kind == "directory"]
+    assert names == ["configured", "homeengine"]
+
+
+def test_an_entry_point_beats_a_directory_of_the_same_name(
+    tmp_path: Path, hermes_site: TemporarySite, logs: LogCapture
+) -> None:
+    hermes_site.add_engine("twin-engine", "twin", engine_source("twin"))
+    path = plugin(tmp_path / "plugins", "twin", "name: twin\n")
+    reg = discover(tmp_path)
+    assert reg.get("twin").source.kind == "entry_point"  # type: ignore[union-attr]
+    (event,) = events(logs, "context_engine.duplicate_rejected")
+    assert event["kept"] == "distribution twin-engine 1.0"
+    assert event["rejected"] == f"directory {path}"
+
+
+@pytest.mark.parametrize(
+    ("manifest", "fragment"),
+    [
+        ("name: [unclosed\n", "plugin.yaml:2: invalid YAML"),
+        ("- just\n- a list\n", "expected a mapping"),
+        ("name: bad\nversion: 3\n", "key 'version' expected a string"),
+        ("name: other\n", "key 'name' is 'other' but the directory is 'broken1'"),
+        ("requires_hermes: 'not a spec'\n", "key 'requires_hermes' is not a version specifier"),
+        (None, "plugin.yaml is missing"),
+    ],
+)
+def test_a_malformed_plugin_yaml_is_listed_broken_with_file_and_key(
+    tmp_path: Path, manifest: str | None, fragment: str
+) -> None:
+    plugin(tmp_path / "plugins", "broken1", manifest)
+    reg = discover(tmp_path, engine="broken1")
+    record = reg.get("broken1")
+    assert record is not None and record.status is EngineStatus.BROKEN
+    assert fragment in (record.reason or "")
+    activation = activate(reg)
+    assert activation.engine.name == "compressor"
+    assert fragment in str(activation.fallback)
+
+
+def test_requires_hermes_outside_the_running_version_is_incompatible(tmp_path: Path) -> None:
+    plugin(tmp_path / "plugins", "old", "name: old\nrequires_hermes: '<0.1'\n")
+    record = discover(tmp_path).get("old")
+    assert record is not None and record.status is EngineStatus.INCOMPATIBLE
+    assert "requires hermes-core<0.1" in (record.reason or "")
+
+
+def test_a_directory_without_init_is_broken(tmp_path: Path) -> None:
+    path = plugin(tmp_path / "plugins", "noinit", "name: noinit\n")
+    (path / "__init__.py").unlink()
+    record = discover(tmp_path).get("noinit")
+    assert record is not None and record.status is EngineStatus.BROKEN
+    assert "no __init__.py" in (record.reason or "")
+
+
+def test_a_package_exporting_two_engines_asks_for_all(tmp_path: Path) -> None:
+    init = engine_source("two") + "\n\nclass Other(Engine):\n    pass\n"
+    plugin(tmp_path / "plugins", "two", "name: two\n", init=init)
+    activation = activate(discover(tmp_path, engine="two"))
+    assert activation.engine.name == "compressor"
+    assert "exactly one concrete ContextEngine subclass (found: Engine, Other)" in str(
+        activation.fallback
+    )
+
+
+def test_a_directory_engine_that_raises_on_import_falls_back(tmp_path: Path) -> None:
+    plugin(tmp_path / "plugins", "boom", "name: boom\n", init="raise RuntimeError('kaboom')\n")
+    activation = activate(discover(tmp_path, engine="boom"))
+    assert activation.engine.name == "compressor"
+    assert "kaboom" in str(activation.fallback)
+    assert "hermes_plugins.context_engine.boom" not in sys.modules
