@@ -1,0 +1,138 @@
+"""End to end: the built hermes-core wheel and real third-party engine projects in a fresh venv.
+
+Run by ``nox -s e2e``; needs pip to reach the package index for the build
+backend and hermes-core's dependencies.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import venv
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+
+ENGINE_MODULE = '''
+from hermes_core import ContextEngine
+
+
+class ThirdPartyEngine(ContextEngine):
+    """An engine published by somebody else."""
+
+    @property
+    def name(self):
+        return "thirdparty"
+
+    def update_from_response(self, usage):
+        self.last_prompt_tokens = usage["prompt_tokens"]
+
+    def should_compress(self, prompt_tokens=None):
+        return False
+
+    def compress(self, messages, current_tokens=None, focus_topic=None):
+        return messages
+'''
+
+PROBE = """
+import json
+from hermes_core import EngineRegistry, activate, load_config
+activation = activate(EngineRegistry.discover(load_config()))
+print(json.dumps({"name": activation.engine.name, "source": str(activation.record.source),
+                  "module": type(activation.engine).__module__,
+                  "fallback": str(activation.fallback) if activation.fallback else None}))
+"""
+
+
+def run(*args: str | Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    result = subprocess.run(
+        [str(a) for a in args], capture_output=True, text=True, env=env, timeout=600
+    )
+    assert result.returncode == 0, f"{args}\nstdout:\n{result.stdout}\nstderr:\n{result.stderr}"
+    return result
+
+
+def probe(python: Path, env: dict[str, str]) -> dict[str, object]:
+    """Activate the configured engine in the venv; the JSON result is the last line."""
+    out = run(python, "-c", PROBE, env=env).stdout
+    result: dict[str, object] = json.loads(out.strip().splitlines()[-1])
+    return result
+
+
+def write_project(root: Path, distribution: str) -> Path:
+    module = distribution.replace("-", "_")
+    (root / module).mkdir(parents=True)
+    (root / module / "__init__.py").write_text(ENGINE_MODULE, encoding="utf-8")
+    (root / "pyproject.toml").write_text(
+        textwrap.dedent(
+            f"""
+            [build-system]
+            requires = ["hatchling"]
+            build-backend = "hatchling.build"
+
+            [project]
+            name = "{distribution}"
+            version = "1.2.0"
+            description = "Third-party engine {distribution}"
+            dependencies = ["hermes-core>=0.1"]
+
+            [project.entry-points."hermes.context_engines"]
+            thirdparty = "{module}:ThirdPartyEngine"
+            """
+        ),
+        encoding="utf-8",
+    )
+    return root
+
+
+@pytest.fixture(scope="module")
+def environment(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    """A fresh virtual environment with the built hermes-core wheel installed."""
+    work = tmp_path_factory.mktemp("e2e")
+    wheels = work / "wheels"
+    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", wheels, ROOT)
+    (wheel,) = wheels.glob("hermes_core-*.whl")
+    venv.create(work / "venv", with_pip=True)
+    python = work / "venv" / "bin" / "python"
+    run(python, "-m", "pip", "install", "-q", wheel)
+    home = work / "home"
+    home.mkdir()
+    (home / "config.yaml").write_text("context:\n  engine: thirdparty\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HERMES_", "PYTHON"))}
+    env["HERMES_HOME"] = str(home)
+    return python, env
+
+
+def test_an_installed_third_party_engine_is_activated_by_one_line_of_config(
+    environment: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    python, env = environment
+    project = write_project(tmp_path / "acme", "acme-context-engine")
+    run(python, "-m", "pip", "install", "-q", project)
+    result = probe(python, env)
+    assert result == {
+        "name": "thirdparty",
+        "source": "distribution acme-context-engine 1.2.0",
+        "module": "acme_context_engine",
+        "fallback": None,
+    }
+
+    # A second project claiming the same name: the first stays, with a warning.
+    rival = write_project(tmp_path / "zeta", "zeta-context-engine")
+    run(python, "-m", "pip", "install", "-q", rival)
+    listing = run(python, "-m", "hermes_core", "engines", "--json", env=env)
+    engines = json.loads(listing.stdout)["engines"]
+    claims = [(e["distribution"], e["status"]) for e in engines if e["name"] == "thirdparty"]
+    assert claims == [("acme-context-engine", "selected"), ("zeta-context-engine", "duplicate")]
+    assert "context_engine.duplicate_rejected" in listing.stderr
+    assert "kept='distribution acme-context-engine 1.2.0'" in listing.stderr
+    assert "rejected='distribution zeta-context-engine 1.2.0'" in listing.stderr
+    again = probe(python, env)
+    assert again["source"] == "distribution acme-context-engine 1.2.0"
