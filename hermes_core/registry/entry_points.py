@@ -1,14 +1,19 @@
 """Source 1 and 3: engines and general plugins declared by installed distributions.
 
-One ``importlib_metadata.entry_points()`` scan serves both groups; only the
-metadata of distributions that declare an engine is read, and nothing is
-imported.
+One pass over the distributions on ``sys.path`` serves both entry-point
+groups. It reads each distribution's ``entry_points.txt`` as text and parses
+entry points and ``METADATA`` headers only for the distributions that declare
+one of hermes' groups, so the scan costs less than one
+``importlib.metadata.entry_points(group=...)`` call, which parses the entry
+points of every distribution. Nothing is imported.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from email.parser import HeaderParser
 
 import importlib_metadata
 from packaging.utils import canonicalize_name
@@ -17,75 +22,110 @@ from hermes_core.names import is_valid_engine_name
 from hermes_core.registry.compat import HERMES_DISTRIBUTION, requires_dist_conflict
 from hermes_core.registry.records import EngineRecord, EngineSource, EngineStatus
 
-__all__ = ["ENGINE_GROUP", "PLUGIN_GROUP", "InstalledEntryPoints", "engine_records", "scan"]
+__all__ = [
+    "ENGINE_GROUP",
+    "PLUGIN_GROUP",
+    "DeclaredEntryPoint",
+    "InstalledEntryPoints",
+    "engine_records",
+    "scan",
+]
 
 #: Entry-point group of context engines: name = engine name, value = class or factory.
 ENGINE_GROUP = "hermes.context_engines"
 #: Entry-point group of general plugins, loaded only when named in ``plugins.enabled``.
 PLUGIN_GROUP = "hermes.plugins"
 
-
-@dataclass(frozen=True)
-class InstalledEntryPoints:
-    """The entry points of both groups found by one scan."""
-
-    engines: tuple[importlib_metadata.EntryPoint, ...]
-    plugins: tuple[importlib_metadata.EntryPoint, ...]
-
-
-def scan() -> InstalledEntryPoints:
-    """Read the entry points of every distribution on ``sys.path`` once."""
-    everything = importlib_metadata.entry_points()
-    return InstalledEntryPoints(
-        engines=tuple(everything.select(group=ENGINE_GROUP)),
-        plugins=tuple(everything.select(group=PLUGIN_GROUP)),
-    )
+_DECLARES_A_GROUP = re.compile(
+    r"^\s*\[\s*hermes\.(?:context_engines|plugins)\s*\]", re.MULTILINE
+)
 
 
 @dataclass(frozen=True)
-class _Distribution:
+class Distribution:
+    """The metadata hermes-core needs of a distribution that declares its entry points."""
+
     name: str
     version: str
     summary: str
-    conflict: str | None
+    requires: tuple[str, ...]
 
     @property
     def is_hermes(self) -> bool:
         return canonicalize_name(self.name) == HERMES_DISTRIBUTION
 
 
-def distribution_of(
-    entry_point: importlib_metadata.EntryPoint,
-    cache: dict[int, _Distribution],
-) -> _Distribution:
-    """The metadata of the distribution declaring ``entry_point``, read once per scan."""
-    dist = entry_point.dist
-    if dist is None:
-        return _Distribution("<unknown>", "", "", None)
-    key = id(dist)
-    if key not in cache:
-        metadata = dist.metadata  # parses METADATA; read it once
-        cache[key] = _Distribution(
-            name=metadata["Name"] or "<unnamed>",
-            version=metadata["Version"] or "",
-            summary=metadata.get("Summary") or "",
-            conflict=requires_dist_conflict(metadata.get_all("Requires-Dist")),
-        )
-    return cache[key]
+@dataclass(frozen=True)
+class DeclaredEntryPoint:
+    """An entry point together with the distribution that declares it."""
+
+    distribution: Distribution
+    entry_point: importlib_metadata.EntryPoint
 
 
-def engine_records(entry_points: Iterable[importlib_metadata.EntryPoint]) -> list[EngineRecord]:
+@dataclass(frozen=True)
+class InstalledEntryPoints:
+    """The entry points of both groups found by one scan."""
+
+    engines: tuple[DeclaredEntryPoint, ...]
+    plugins: tuple[DeclaredEntryPoint, ...]
+
+
+def _read_distribution(dist: importlib_metadata.Distribution) -> Distribution:
+    text = dist.read_text("METADATA") or dist.read_text("PKG-INFO") or ""
+    headers = HeaderParser().parsestr(text)
+    return Distribution(
+        name=headers["Name"] or "<unnamed>",
+        version=headers["Version"] or "",
+        summary=headers["Summary"] or "",
+        requires=tuple(headers.get_all("Requires-Dist") or ()),
+    )
+
+
+def scan() -> InstalledEntryPoints:
+    """Find the entry points of both groups on ``sys.path``.
+
+    Like ``importlib.metadata``, when several copies of one distribution are
+    on the path only the first one counts.
+    """
+    seen: set[str] = set()
+    engines: list[DeclaredEntryPoint] = []
+    plugins: list[DeclaredEntryPoint] = []
+    for dist in importlib_metadata.distributions():
+        text = dist.read_text("entry_points.txt")
+        if not text or not _DECLARES_A_GROUP.search(text):
+            continue
+        info = _read_distribution(dist)
+        key = canonicalize_name(info.name)
+        if key in seen:
+            continue
+        seen.add(key)
+        for entry_point in dist.entry_points:
+            if entry_point.group == ENGINE_GROUP:
+                engines.append(DeclaredEntryPoint(info, entry_point))
+            elif entry_point.group == PLUGIN_GROUP:
+                plugins.append(DeclaredEntryPoint(info, entry_point))
+    return InstalledEntryPoints(engines=tuple(engines), plugins=tuple(plugins))
+
+
+def engine_records(declared: Iterable[DeclaredEntryPoint]) -> list[EngineRecord]:
     """One record per engine entry point, in precedence order.
 
     hermes-core's own entry points come first, so no package can shadow the
     built-in default; the rest follow by canonical distribution name, then
     entry-point name.
     """
-    cache: dict[int, _Distribution] = {}
-    found = [(distribution_of(ep, cache), ep) for ep in entry_points]
-    found.sort(key=lambda item: (not item[0].is_hermes, canonicalize_name(item[0].name), item[1].name))
+    ordered = sorted(
+        declared,
+        key=lambda d: (
+            not d.distribution.is_hermes,
+            canonicalize_name(d.distribution.name),
+            d.entry_point.name,
+        ),
+    )
     records = []
-    for dist, ep in found:
+    for item in ordered:
+        dist, ep = item.distribution, item.entry_point
         source = EngineSource("entry_point", distribution=dist.name, version=dist.version)
         status, reason = EngineStatus.AVAILABLE, None
         if not is_valid_engine_name(ep.name):
@@ -94,8 +134,10 @@ def engine_records(entry_points: Iterable[importlib_metadata.EntryPoint]) -> lis
                 f"entry point '{ep.name}' in group {ENGINE_GROUP} of {source} "
                 "is not a valid engine name; rename it"
             )
-        elif dist.conflict is not None:
-            status, reason = EngineStatus.INCOMPATIBLE, dist.conflict
+        else:
+            conflict = requires_dist_conflict(dist.requires)
+            if conflict is not None:
+                status, reason = EngineStatus.INCOMPATIBLE, conflict
         records.append(
             EngineRecord(
                 name=ep.name,

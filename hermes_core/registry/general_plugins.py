@@ -20,7 +20,7 @@ from hermes_core import hookspecs
 from hermes_core._log import logger
 from hermes_core.engine import ContextEngine
 from hermes_core.markers import PROJECT_NAME
-from hermes_core.registry.entry_points import PLUGIN_GROUP
+from hermes_core.registry.entry_points import PLUGIN_GROUP, DeclaredEntryPoint
 from hermes_core.registry.records import EngineRecord, EngineSource, EngineStatus
 
 __all__ = ["PluginContext", "general_plugin_records"]
@@ -71,20 +71,20 @@ class PluginContext:
 
 
 def general_plugin_records(
-    enabled: Sequence[str], installed: Iterable[importlib_metadata.EntryPoint]
+    enabled: Sequence[str], installed: Iterable[DeclaredEntryPoint]
 ) -> list[EngineRecord]:
     """Load the enabled general plugins in order and collect the engines they register."""
     if not enabled:
         return []
-    by_name: dict[str, importlib_metadata.EntryPoint] = {}
-    for entry_point in installed:
-        by_name.setdefault(entry_point.name, entry_point)
+    by_name: dict[str, DeclaredEntryPoint] = {}
+    for declared in installed:
+        by_name.setdefault(declared.entry_point.name, declared)
     manager = pluggy.PluginManager(PROJECT_NAME)
     manager.add_hookspecs(hookspecs.PluginSpec)
     records: list[EngineRecord] = []
     for plugin_name in enabled:
-        entry_point = by_name.get(plugin_name)
-        if entry_point is None:
+        declared = by_name.get(plugin_name)
+        if declared is None:
             logger.warning(
                 "hermes_plugin.missing",
                 plugin=plugin_name,
@@ -92,16 +92,15 @@ def general_plugin_records(
                 hint="install the distribution that provides it, or remove it from plugins.enabled",
             )
             continue
-        dist = entry_point.dist
         source = EngineSource(
             "general_plugin",
-            distribution=dist.name if dist is not None else None,
-            version=dist.version if dist is not None else None,
+            distribution=declared.distribution.name,
+            version=declared.distribution.version,
             plugin=plugin_name,
         )
         context = PluginContext(plugin_name, source, records)
         try:
-            _load_one(manager, plugin_name, entry_point, context)
+            _load_one(manager, plugin_name, declared.entry_point, context)
         except Exception as exc:
             logger.warning(
                 "hermes_plugin.broken",

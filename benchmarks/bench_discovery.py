@@ -1,0 +1,180 @@
+"""Discovery benchmark: list the engines and activate one, against one entry_points() call.
+
+Generates 1,000 unrelated distributions and 50 engine distributions in a
+temporary site directory, then measures side by side, in one run:
+
+* warm: in this process, alternating rounds of the baseline and of
+  hermes-core's discover + activate, the median of each;
+* cold: fresh interpreters, alternating, each timing only its own operation
+  (the first scan of the site directory and the import of the engine).
+
+Prints the ratios and checks that activation imported exactly one engine
+module. Target: ratio at most 1.3x; zero non-selected engine modules imported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+UNRELATED = 1_000
+ENGINES = 50
+SELECTED = "engine_25"
+
+ENGINE_MODULE = '''
+from hermes_core import ContextEngine
+
+
+class Engine(ContextEngine):
+    @property
+    def name(self):
+        return "{name}"
+
+    def update_from_response(self, usage):
+        self.last_prompt_tokens = usage["prompt_tokens"]
+
+    def should_compress(self, prompt_tokens=None):
+        return False
+
+    def compress(self, messages, current_tokens=None, focus_topic=None):
+        return messages
+'''
+
+CHILD = r"""
+import json, sys, time
+mode = sys.argv[1]
+if mode == "baseline-stdlib":
+    import importlib.metadata as md
+elif mode == "baseline":
+    import importlib_metadata as md
+else:
+    import importlib_metadata as md
+    from hermes_core import EngineRegistry, activate, load_config
+    config = load_config({"context": {"engine": "%(selected)s"}}, env={})
+start = time.perf_counter()
+if mode.startswith("baseline"):
+    found = md.entry_points(group="hermes.context_engines")
+    count = len(found)
+else:
+    registry = EngineRegistry.discover(config)
+    activation = activate(registry)
+    count = len(registry)
+elapsed = time.perf_counter() - start
+engines = sorted(m for m in sys.modules if m.startswith("bench_engine_"))
+print(json.dumps({"seconds": elapsed, "count": count, "engine_modules": engines}))
+""" % {"selected": SELECTED}
+
+
+def generate(site: Path) -> None:
+    from hermes_core.testing import write_distribution
+
+    for index in range(UNRELATED):
+        write_distribution(
+            site,
+            f"unrelated-package-{index}",
+            "1.0",
+            entry_points={"console_scripts": {f"tool-{index}": f"unrelated_{index}:main"}}
+            if index % 2
+            else None,
+            requires=["requests>=2"],
+            summary="Not an engine",
+        )
+    for index in range(ENGINES):
+        name = f"engine_{index}"
+        write_distribution(
+            site,
+            f"bench-engine-{index}",
+            "1.0",
+            entry_points={"hermes.context_engines": {name: f"bench_engine_{index}:Engine"}},
+            requires=["hermes-core>=0.1"],
+            summary=f"Benchmark engine {index}",
+            files={f"bench_engine_{index}.py": ENGINE_MODULE.format(name=name)},
+        )
+
+
+def cold(site: Path, mode: str) -> dict[str, object]:
+    env = dict(os.environ, PYTHONPATH=str(site), HERMES_HOME=str(site / "home"))
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, mode], env=env, capture_output=True, text=True, check=True
+    ).stdout
+    result: dict[str, object] = json.loads(out.strip().splitlines()[-1])
+    return result
+
+
+def warm(site: Path, rounds: int) -> tuple[float, float, float]:
+    import importlib.metadata as stdlib_metadata
+
+    import importlib_metadata
+
+    from hermes_core import EngineRegistry, activate, load_config
+
+    sys.path.insert(0, str(site))
+    config = load_config({"context": {"engine": SELECTED}}, env={"HERMES_HOME": str(site / "home")})
+    base, base_std, ours = [], [], []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        importlib_metadata.entry_points(group="hermes.context_engines")
+        base.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        stdlib_metadata.entry_points(group="hermes.context_engines")
+        base_std.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        activate(EngineRegistry.discover(config))
+        ours.append(time.perf_counter() - start)
+    return statistics.median(base), statistics.median(base_std), statistics.median(ours)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=30, help="warm rounds")
+    parser.add_argument("--cold-rounds", type=int, default=12, help="fresh interpreters per side")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        site = Path(tmp) / "site"
+        generate(site)
+        print(f"site: {UNRELATED} unrelated distributions, {ENGINES} engines; selected {SELECTED}")
+
+        samples: dict[str, list[float]] = {"baseline": [], "baseline-stdlib": [], "hermes": []}
+        imported: list[object] = []
+        for _ in range(args.cold_rounds):
+            for mode in samples:
+                result = cold(site, mode)
+                samples[mode].append(float(result["seconds"]))  # type: ignore[arg-type]
+                if mode == "hermes":
+                    imported = list(result["engine_modules"])  # type: ignore[call-overload]
+        cold_base = statistics.median(samples["baseline"])
+        cold_std = statistics.median(samples["baseline-stdlib"])
+        cold_ours = statistics.median(samples["hermes"])
+
+        base, base_std, ours = warm(site, args.rounds)
+
+    rows = [
+        ("cold", cold_base, cold_std, cold_ours),
+        ("warm", base, base_std, ours),
+    ]
+    print("baseline A: importlib.metadata.entry_points(group=...)   (standard library)")
+    print("baseline B: importlib_metadata.entry_points(group=...)   (the backport hermes-core uses)")
+    print("hermes:     EngineRegistry.discover(config) + activate(registry)")
+    print(f"{'':5} {'A':>10} {'B':>10} {'hermes':>10} {'hermes/A':>9} {'hermes/B':>9}")
+    worst = 0.0
+    for label, b, s, o in rows:
+        ratio_a, ratio_b = o / s, o / b
+        worst = max(worst, ratio_a, ratio_b)
+        print(f"{label:5} {s * 1e3:7.2f} ms {b * 1e3:7.2f} ms {o * 1e3:7.2f} ms "
+              f"{ratio_a:8.2f}x {ratio_b:8.2f}x")
+    others = [m for m in imported if m != f"bench_engine_{SELECTED.split('_')[1]}"]
+    print(f"engine modules imported by activation: {imported} (non-selected: {len(others)})")
+    ok = worst <= 1.3 and len(imported) == 1 and not others
+    print(f"target (ratio <= 1.30x, one engine module imported): {'met' if ok else 'MISSED'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
