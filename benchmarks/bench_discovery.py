@@ -28,7 +28,7 @@ UNRELATED = 1_000
 ENGINES = 50
 SELECTED = "engine_25"
 
-ENGINE_MODULE = '''
+ENGINE_MODULE = """
 from hermes_core import ContextEngine
 
 
@@ -45,7 +45,7 @@ class Engine(ContextEngine):
 
     def compress(self, messages, current_tokens=None, focus_topic=None):
         return messages
-'''
+"""
 
 CHILD = r"""
 import json, sys, time
@@ -69,7 +69,7 @@ else:
 elapsed = time.perf_counter() - start
 engines = sorted(m for m in sys.modules if m.startswith("bench_engine_"))
 print(json.dumps({"seconds": elapsed, "count": count, "engine_modules": engines}))
-""" % {"selected": SELECTED}
+""".replace("%(selected)s", SELECTED)
 
 
 def generate(site: Path) -> None:
@@ -160,15 +160,19 @@ def main() -> int:
         ("warm", base, base_std, ours),
     ]
     print("baseline A: importlib.metadata.entry_points(group=...)   (standard library)")
-    print("baseline B: importlib_metadata.entry_points(group=...)   (the backport hermes-core uses)")
+    print(
+        "baseline B: importlib_metadata.entry_points(group=...)   (the backport hermes-core uses)"
+    )
     print("hermes:     EngineRegistry.discover(config) + activate(registry)")
     print(f"{'':5} {'A':>10} {'B':>10} {'hermes':>10} {'hermes/A':>9} {'hermes/B':>9}")
     worst = 0.0
     for label, b, s, o in rows:
         ratio_a, ratio_b = o / s, o / b
         worst = max(worst, ratio_a, ratio_b)
-        print(f"{label:5} {s * 1e3:7.2f} ms {b * 1e3:7.2f} ms {o * 1e3:7.2f} ms "
-              f"{ratio_a:8.2f}x {ratio_b:8.2f}x")
+        print(
+            f"{label:5} {s * 1e3:7.2f} ms {b * 1e3:7.2f} ms {o * 1e3:7.2f} ms "
+            f"{ratio_a:8.2f}x {ratio_b:8.2f}x"
+        )
     others = [m for m in imported if m != f"bench_engine_{SELECTED.split('_')[1]}"]
     print(f"engine modules imported by activation: {imported} (non-selected: {len(others)})")
     ok = worst <= 1.3 and len(imported) == 1 and not others

@@ -44,12 +44,12 @@ def _engines(args: argparse.Namespace) -> int:
         )
         return 0
     rows = [("NAME", "STATUS", "SOURCE", "DESCRIPTION")]
-    rows += [
-        (r.name, r.status.value, str(r.source), r.reason or r.description) for r in registry
-    ]
+    rows += [(r.name, r.status.value, str(r.source), r.reason or r.description) for r in registry]
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
     for row in rows:
-        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)), row[3])
+        print(
+            "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=False)), row[3]
+        )
     print(f"\nselected: {choice.name} (by {choice.origin})")
     return 0
 
@@ -57,8 +57,10 @@ def _engines(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
     parser = argparse.ArgumentParser(prog="hermes-context", description=__doc__)
-    parser.add_argument("--config", help="config.yaml to read (default: $HERMES_CONFIG, "
-                        "else $HERMES_HOME/config.yaml)")
+    parser.add_argument(
+        "--config",
+        help="config.yaml to read (default: $HERMES_CONFIG, else $HERMES_HOME/config.yaml)",
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     engines = commands.add_parser("engines", help="list installed engines; imports none")
     engines.add_argument("--json", action="store_true", help="machine-readable output")

@@ -49,7 +49,7 @@ class ContextEngine(ABC):
     @property
     @abstractmethod
     def name(self) -> str:
-        """Short identifier, e.g. ``"lcm"``; must equal the name it is registered and selected by."""
+        """Short identifier, e.g. ``"lcm"``; equal to the name it is registered and selected by."""
 
     @abstractmethod
     def update_from_response(self, usage: dict[str, Any]) -> None:
@@ -105,9 +105,11 @@ class ContextEngine(ABC):
         ``context_length``, ``conversation_id`` and, on a session rotation,
         ``boundary_reason`` and ``old_session_id``.
         """
+        return None
 
     def on_session_end(self, session_id: str, messages: list[Message]) -> None:
         """A real session boundary (exit, reset, gateway expiry); flush state. Default: no-op."""
+        return None
 
     def on_session_reset(self) -> None:
         """``/new`` or ``/reset``: zero the three token counters and ``compression_count``."""

@@ -113,7 +113,7 @@ class ContextEngineSpec:
 
     @hookspec(firstresult=True)
     def has_content_to_compress(self, messages: list[dict[str, Any]]) -> bool:
-        """Whether a pass over ``messages`` could free anything (always: ``messages``). Default: True."""
+        """Whether a pass could free anything (always: ``messages``). Default: True."""
         raise NotImplementedError
 
     @hookspec(firstresult=True)
@@ -128,7 +128,7 @@ class ContextEngineSpec:
 
     @hookspec(firstresult=True)
     def on_session_end(self, session_id: str, messages: list[dict[str, Any]]) -> None:
-        """A real boundary: exit, reset or gateway expiry (always: both arguments). Default: no-op."""
+        """A real boundary: exit, reset or gateway expiry (always: both). Default: no-op."""
 
     @hookspec(firstresult=True)
     def on_session_reset(self) -> None:

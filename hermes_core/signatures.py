@@ -53,4 +53,3 @@ def call_with_accepted(
     if not offered:
         return func(*args)
     return func(*args, **accepted_keywords(func, offered))
-

@@ -62,7 +62,9 @@ def test_a_broken_config_is_a_warning_not_a_crash(tmp_path: Path) -> None:
 
 
 def test_a_broken_config_in_strict_mode_is_one_clear_error(tmp_path: Path) -> None:
-    (tmp_path / "config.yaml").write_text("context:\n  strict: true\n  engine: 7\n", encoding="utf-8")
+    (tmp_path / "config.yaml").write_text(
+        "context:\n  strict: true\n  engine: 7\n", encoding="utf-8"
+    )
     result = run("engines", home=tmp_path)
     assert result.returncode == 2
     assert "key 'context.engine' expected an engine name" in result.stderr

@@ -76,7 +76,12 @@ def test_a_yaml_syntax_error_is_not_fatal_without_strict(tmp_path: Path, logs: L
         ("context:\n  engine: ../x\n", "context.engine", 2, "no path separators"),
         ("context:\n  strict: 'yes'\n", "context.strict", 2, "true or false"),
         ("\nplugins:\n  dirs: /one/dir\n", "plugins.dirs", 3, "list"),
-        ("compression:\n  model_thresholds: {gpt: 2}\n", "compression.model_thresholds", 2, "(0, 1]"),
+        (
+            "compression:\n  model_thresholds: {gpt: 2}\n",
+            "compression.model_thresholds",
+            2,
+            "(0, 1]",
+        ),
         ("context: 5\n", "context", 1, "mapping"),
     ],
 )

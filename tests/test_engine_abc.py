@@ -30,9 +30,7 @@ def engine() -> Minimal:
     return Minimal()
 
 
-@pytest.mark.parametrize(
-    "missing", ["name", "update_from_response", "should_compress", "compress"]
-)
+@pytest.mark.parametrize("missing", ["name", "update_from_response", "should_compress", "compress"])
 def test_an_engine_missing_a_required_member_cannot_be_instantiated(missing: str) -> None:
     members = {k: v for k, v in vars(Minimal).items() if k != missing}
     incomplete = type("Incomplete", (ContextEngine,), members)

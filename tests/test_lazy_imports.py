@@ -17,7 +17,8 @@ registry = EngineRegistry.discover(load_config({}))
 if sys.argv[1] == "activate":
     activate(registry)
 watched = ["alpha_engine", "beta_engine", "gamma_engine", "hermes_compressor"]
-print(json.dumps({"names": [r.name for r in registry], "imported": [m for m in watched if m in sys.modules]}))
+imported = [m for m in watched if m in sys.modules]
+print(json.dumps({"names": [r.name for r in registry], "imported": imported}))
 """
 
 

@@ -16,34 +16,48 @@ def problems(messages: list[Any]) -> list[str]:
 
 
 def test_a_plain_conversation_is_valid() -> None:
-    assert problems([
-        {"role": "system", "content": "s"},
-        {"role": "user", "content": "hi"},
-        {"role": "assistant", "content": [{"type": "text", "text": "hello"}]},
-    ]) == []
+    assert (
+        problems(
+            [
+                {"role": "system", "content": "s"},
+                {"role": "user", "content": "hi"},
+                {"role": "assistant", "content": [{"type": "text", "text": "hello"}]},
+            ]
+        )
+        == []
+    )
 
 
 def test_tool_calls_answered_in_any_order_are_valid() -> None:
-    assert problems([
-        {"role": "assistant", "content": None, "tool_calls": [call("a"), call("b")]},
-        {"role": "tool", "tool_call_id": "b", "content": "2"},
-        {"role": "tool", "tool_call_id": "a", "content": "1"},
-        {"role": "assistant", "content": "done"},
-    ]) == []
+    assert (
+        problems(
+            [
+                {"role": "assistant", "content": None, "tool_calls": [call("a"), call("b")]},
+                {"role": "tool", "tool_call_id": "b", "content": "2"},
+                {"role": "tool", "tool_call_id": "a", "content": "1"},
+                {"role": "assistant", "content": "done"},
+            ]
+        )
+        == []
+    )
 
 
 def test_an_orphaned_tool_result_is_reported() -> None:
-    assert problems([
-        {"role": "user", "content": "hi"},
-        {"role": "tool", "tool_call_id": "gone", "content": "x"},
-    ]) == ["message 1: tool result 'gone' follows no pending tool call"]
+    assert problems(
+        [
+            {"role": "user", "content": "hi"},
+            {"role": "tool", "tool_call_id": "gone", "content": "x"},
+        ]
+    ) == ["message 1: tool result 'gone' follows no pending tool call"]
 
 
 def test_an_unanswered_tool_call_is_reported_at_the_call() -> None:
-    assert problems([
-        {"role": "assistant", "content": None, "tool_calls": [call("a")]},
-        {"role": "user", "content": "next"},
-    ]) == ["message 0: tool call 'a' has no result"]
+    assert problems(
+        [
+            {"role": "assistant", "content": None, "tool_calls": [call("a")]},
+            {"role": "user", "content": "next"},
+        ]
+    ) == ["message 0: tool call 'a' has no result"]
 
 
 def test_an_unanswered_tool_call_at_the_end_is_reported() -> None:
@@ -53,13 +67,15 @@ def test_an_unanswered_tool_call_at_the_end_is_reported() -> None:
 
 
 def test_bad_items_roles_content_and_calls_are_reported() -> None:
-    assert problems([
-        "not a dict",
-        {"role": "robot", "content": "x"},
-        {"role": "user", "content": 5},
-        {"role": "assistant", "tool_calls": [{"function": {"name": "f"}}]},
-        {"role": "assistant", "tool_calls": "nope"},
-    ]) == [
+    assert problems(
+        [
+            "not a dict",
+            {"role": "robot", "content": "x"},
+            {"role": "user", "content": 5},
+            {"role": "assistant", "tool_calls": [{"function": {"name": "f"}}]},
+            {"role": "assistant", "tool_calls": "nope"},
+        ]
+    ) == [
         "message 0: is a str, not a dict",
         "message 1: unknown role 'robot'",
         "message 2: content is a int, not text or parts",

@@ -25,10 +25,11 @@ def plugin(root: Path, name: str, manifest: str | None, init: str | None = None)
 
 
 def discover(tmp_path: Path, engine: str = "compressor", **plugins: object) -> EngineRegistry:
-    config = {"context": {"engine": engine}, "plugins": {"dirs": [str(tmp_path / "plugins")], **plugins}}
-    return EngineRegistry.discover(
-        load_config(config, env={"HERMES_HOME": str(tmp_path / "home")})
-    )
+    config = {
+        "context": {"engine": engine},
+        "plugins": {"dirs": [str(tmp_path / "plugins")], **plugins},
+    }
+    return EngineRegistry.discover(load_config(config, env={"HERMES_HOME": str(tmp_path / "home")}))
 
 
 @pytest.fixture(autouse=True)

@@ -170,9 +170,17 @@ def test_an_engine_whose_constructor_raises_falls_back(
 @pytest.mark.parametrize(
     ("method_source", "method", "argument"),
     [
-        ("def compress(self, msgs, current_tokens=None, focus_topic=None):\n        return msgs", "compress", "msgs"),
+        (
+            "def compress(self, msgs, current_tokens=None, focus_topic=None):\n        return msgs",
+            "compress",
+            "msgs",
+        ),
         ("def update_model(self, model):\n        pass", "update_model", "context_length"),
-        ("def handle_tool_call(self, name, args, *, trace_id):\n        return '{}'", "handle_tool_call", "trace_id"),
+        (
+            "def handle_tool_call(self, name, args, *, trace_id):\n        return '{}'",
+            "handle_tool_call",
+            "trace_id",
+        ),
         ("def on_session_end(self, session_id):\n        pass", "on_session_end", "messages"),
     ],
 )
@@ -268,7 +276,9 @@ def test_an_entry_point_name_that_is_not_an_engine_name_is_listed_broken(
 
 def test_the_environment_variable_selects_the_engine(hermes_site: TemporarySite) -> None:
     hermes_site.add_engine("acme-engine", "acme", engine_source("acme"))
-    config = load_config({"context": {"engine": "compressor"}}, env={"HERMES_CONTEXT_ENGINE": "acme"})
+    config = load_config(
+        {"context": {"engine": "compressor"}}, env={"HERMES_CONTEXT_ENGINE": "acme"}
+    )
     assert activate(EngineRegistry.discover(config)).engine.name == "acme"
 
 

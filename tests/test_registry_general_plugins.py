@@ -11,20 +11,26 @@ from hermes_core import EngineRegistry, EngineStatus, activate, load_config
 from hermes_core.testing import TemporarySite
 from tests.conftest import engine_source, events
 
-CTX_PLUGIN = engine_source("ctxengine") + '''
+CTX_PLUGIN = (
+    engine_source("ctxengine")
+    + """
 
 def register(ctx):
     ctx.register_context_engine(Engine())
-'''
+"""
+)
 
-HOOK_PLUGIN = engine_source("hookengine") + '''
+HOOK_PLUGIN = (
+    engine_source("hookengine")
+    + """
 from hermes_core import hookimpl
 
 
 @hookimpl
 def register_context_engines(register):
     register("hookengine", lambda: Engine())
-'''
+"""
+)
 
 
 def add_plugin(site: TemporarySite, name: str, source: str) -> None:
@@ -89,7 +95,11 @@ def test_a_second_registration_of_a_name_by_a_plugin_is_rejected(
     statuses = [r.status for r in reg.records if r.name == "ctxengine"]
     assert statuses == [EngineStatus.AVAILABLE, EngineStatus.DUPLICATE]
     (event,) = events(logs, "context_engine.duplicate_rejected")
-    assert event["kept"] == event["rejected"] == "general plugin twice from distribution twice-dist 1.0"
+    assert (
+        event["kept"]
+        == event["rejected"]
+        == "general plugin twice from distribution twice-dist 1.0"
+    )
 
 
 def test_a_plugin_cannot_take_the_name_of_an_installed_engine(

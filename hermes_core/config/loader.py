@@ -69,18 +69,14 @@ def load_config(
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
             if must_exist:
-                problems.append(
-                    ConfigProblem(label, "", "an existing YAML file", "no such file")
-                )
+                problems.append(ConfigProblem(label, "", "an existing YAML file", "no such file"))
         except (OSError, UnicodeDecodeError) as exc:
             problems.append(ConfigProblem(label, "", "a readable UTF-8 YAML file", str(exc)))
         if text is not None:
             try:
                 data = parse_yaml(text)
             except YamlSyntaxError as exc:
-                problems.append(
-                    ConfigProblem(label, "", "valid YAML", str(exc), line=exc.line)
-                )
+                problems.append(ConfigProblem(label, "", "valid YAML", str(exc), line=exc.line))
                 data = {}
     if data is None:
         data = {}

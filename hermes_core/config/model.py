@@ -59,7 +59,7 @@ class HermesConfig:
 
     @property
     def engine(self) -> EngineChoice:
-        """The selected engine: ``$HERMES_CONTEXT_ENGINE``, else ``context.engine``, else the default."""
+        """The selection: ``$HERMES_CONTEXT_ENGINE``, else ``context.engine``, else the default."""
         from_env = self.env.get("HERMES_CONTEXT_ENGINE", "").strip()
         if from_env:
             return EngineChoice(

@@ -11,7 +11,12 @@ from packaging.version import Version
 
 from hermes_core._version import __version__
 
-__all__ = ["HERMES_DISTRIBUTION", "parse_requires_hermes", "requires_dist_conflict", "running_version"]
+__all__ = [
+    "HERMES_DISTRIBUTION",
+    "parse_requires_hermes",
+    "requires_dist_conflict",
+    "running_version",
+]
 
 #: The canonical distribution name of hermes-core.
 HERMES_DISTRIBUTION = "hermes-core"

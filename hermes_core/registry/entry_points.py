@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from email.parser import HeaderParser
+from typing import Protocol
 
 import importlib_metadata
 from packaging.utils import canonicalize_name
@@ -36,9 +37,7 @@ ENGINE_GROUP = "hermes.context_engines"
 #: Entry-point group of general plugins, loaded only when named in ``plugins.enabled``.
 PLUGIN_GROUP = "hermes.plugins"
 
-_DECLARES_A_GROUP = re.compile(
-    r"^\s*\[\s*hermes\.(?:context_engines|plugins)\s*\]", re.MULTILINE
-)
+_DECLARES_A_GROUP = re.compile(r"^\s*\[\s*hermes\.(?:context_engines|plugins)\s*\]", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -71,7 +70,11 @@ class InstalledEntryPoints:
     plugins: tuple[DeclaredEntryPoint, ...]
 
 
-def _read_distribution(dist: importlib_metadata.Distribution) -> Distribution:
+class _Readable(Protocol):
+    def read_text(self, filename: str) -> str | None: ...
+
+
+def _read_distribution(dist: _Readable) -> Distribution:
     text = dist.read_text("METADATA") or dist.read_text("PKG-INFO") or ""
     headers = HeaderParser().parsestr(text)
     return Distribution(

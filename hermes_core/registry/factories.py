@@ -42,15 +42,14 @@ def as_factory(obj: object) -> EngineFactory:
         if inspect.isabstract(obj):
             missing = ", ".join(sorted(getattr(obj, "__abstractmethods__", ())))
             raise TypeError(
-                f"{describe_registration(obj)} does not implement the required "
-                f"member(s): {missing}"
+                f"{describe_registration(obj)} does not implement the required member(s): {missing}"
             )
     elif not callable(obj):
         raise TypeError(
             f"{describe_registration(obj)} is neither a ContextEngine subclass, "
             "an engine instance nor a factory"
         )
-    return obj  # type: ignore[return-value]
+    return obj
 
 
 def build_engine(factory: EngineFactory, context: Mapping[str, Any]) -> ContextEngine:

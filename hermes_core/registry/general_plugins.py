@@ -77,8 +77,8 @@ def general_plugin_records(
     if not enabled:
         return []
     by_name: dict[str, DeclaredEntryPoint] = {}
-    for declared in installed:
-        by_name.setdefault(declared.entry_point.name, declared)
+    for item in installed:
+        by_name.setdefault(item.entry_point.name, item)
     manager = pluggy.PluginManager(PROJECT_NAME)
     manager.add_hookspecs(hookspecs.PluginSpec)
     records: list[EngineRecord] = []

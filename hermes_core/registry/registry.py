@@ -57,9 +57,7 @@ class EngineRegistry:
         installed = entry_points.scan()
         records = entry_points.engine_records(installed.engines)
         records += directories.directory_records(config.plugin_dirs)
-        records += general_plugins.general_plugin_records(
-            config.enabled_plugins, installed.plugins
-        )
+        records += general_plugins.general_plugin_records(config.enabled_plugins, installed.plugins)
         return cls(records, config)
 
     def _add(self, record: EngineRecord) -> None:
@@ -128,7 +126,8 @@ class EngineRegistry:
             )
         if record.status is EngineStatus.BROKEN:
             raise EngineLoadError(
-                name, f"context engine '{name}' ({source}) is broken: {record.reason}",
+                name,
+                f"context engine '{name}' ({source}) is broken: {record.reason}",
                 source=source,
             )
         try:
@@ -176,6 +175,6 @@ class EngineRegistry:
         for record in self._active.values():
             if record.status is EngineStatus.SELECTED:
                 record.status = EngineStatus.AVAILABLE
-        record = self._active.get(name)
-        if record is not None and record.status is EngineStatus.AVAILABLE:
-            record.status = EngineStatus.SELECTED
+        chosen = self._active.get(name)
+        if chosen is not None and chosen.status is EngineStatus.AVAILABLE:
+            chosen.status = EngineStatus.SELECTED

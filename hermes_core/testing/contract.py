@@ -187,9 +187,7 @@ class ContextEngineContract:
         answer = json.loads(engine.handle_tool_call("no_such_tool_xyz", {}))
         assert "error" in answer
 
-    def test_select_context_returns_none_or_a_list_of_messages(
-        self, engine: ContextEngine
-    ) -> None:
+    def test_select_context_returns_none_or_a_list_of_messages(self, engine: ContextEngine) -> None:
         history = sample_conversation(3)
         incoming = {"role": "user", "content": "next"}
         selected = engine.select_context(

@@ -1,0 +1,60 @@
+"""How hermes-core is built and checked. ``python -m nox`` runs lint, tests, build and e2e."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import nox
+
+nox.options.sessions = ["lint", "tests", "build", "e2e"]
+nox.options.default_venv_backend = "venv"
+nox.options.error_on_missing_interpreters = True
+
+ROOT = Path(__file__).parent
+#: Every directory in the repository that builds a distribution.
+DISTRIBUTIONS = [ROOT, *sorted(p.parent for p in ROOT.glob("*/pyproject.toml"))]
+PYTHON = "3.11"
+
+
+@nox.session(python=PYTHON)
+def tests(session: nox.Session) -> None:
+    """The test suite (pytest), without the end-to-end install tests."""
+    session.install("-e", ".", "pytest")
+    session.run("pytest", "-m", "not e2e", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def lint(session: nox.Session) -> None:
+    """ruff, mypy (strict) on hermes_core, and the import contract (the core imports no engine)."""
+    session.install("-e", ".", "ruff", "mypy", "import-linter", "pytest", "types-PyYAML")
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")
+    session.run("mypy")
+    session.run("lint-imports")
+
+
+@nox.session(python=PYTHON)
+def build(session: nox.Session) -> None:
+    """Wheel and sdist of every distribution in the repository, checked with twine."""
+    session.install("build", "twine")
+    out = ROOT / "dist"
+    shutil.rmtree(out, ignore_errors=True)
+    for project in DISTRIBUTIONS:
+        session.run("python", "-m", "build", "--outdir", str(out), str(project))
+    session.run("twine", "check", "--strict", *[str(p) for p in sorted(out.iterdir())])
+
+
+@nox.session(python=PYTHON)
+def e2e(session: nox.Session) -> None:
+    """Install the built wheel and throwaway third-party engines into fresh virtual environments."""
+    session.install("-e", ".", "pytest")
+    session.run("pytest", "-m", "e2e", "tests/e2e", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def bench(session: nox.Session) -> None:
+    """Benchmarks; each prints ratios measured side by side in one run."""
+    session.install("-e", ".")
+    for script in sorted((ROOT / "benchmarks").glob("bench_*.py")):
+        session.run("python", str(script), *session.posargs)
