@@ -97,13 +97,15 @@ def test_an_entry_point_beats_a_directory_of_the_same_name(
     ],
 )
 def test_a_malformed_plugin_yaml_is_listed_broken_with_file_and_key(
-    tmp_path: Path, manifest: str | None, fragment: str
+    tmp_path: Path, logs: LogCapture, manifest: str | None, fragment: str
 ) -> None:
     plugin(tmp_path / "plugins", "broken1", manifest)
     reg = discover(tmp_path, engine="broken1")
     record = reg.get("broken1")
     assert record is not None and record.status is EngineStatus.BROKEN
     assert fragment in (record.reason or "")
+    (listed,) = events(logs, "context_engine.broken")
+    assert listed["name"] == "broken1" and fragment in listed["reason"]  # type: ignore[operator]
     activation = activate(reg)
     assert activation.engine.name == "compressor"
     assert fragment in str(activation.fallback)

@@ -111,6 +111,9 @@ def test_an_engine_requiring_another_hermes_core_is_incompatible_and_never_impor
     record = reg.get("future")
     assert record is not None and record.status is EngineStatus.INCOMPATIBLE
     assert "requires hermes-core>=99" in (record.reason or "")
+    (listed,) = events(logs, "context_engine.incompatible")
+    assert (listed["name"], listed["source"]) == ("future", "distribution future-engine 1.0")
+    assert "running hermes-core 0.1.0" in listed["reason"]  # type: ignore[operator]
     activation = activate(reg)
     assert activation.engine.name == "compressor"
     assert isinstance(activation.fallback, EngineIncompatibleError)
@@ -288,3 +291,18 @@ def test_a_path_like_engine_name_from_the_environment_falls_back_with_a_clear_me
     assert activation.engine.name == "compressor"
     assert "HERMES_CONTEXT_ENGINE" in str(activation.fallback)
     assert "no path separators" in str(activation.fallback)
+
+
+def test_agents_created_on_many_threads_each_get_a_working_instance(
+    hermes_site: TemporarySite,
+) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    hermes_site.add_engine("acme-engine", "acme", engine_source("acme"))
+    reg = registry("acme")
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        activations = list(pool.map(lambda _: activate(reg), range(32)))
+    engines = [a.engine for a in activations]
+    assert len({id(e) for e in engines}) == 32
+    assert {e.name for e in engines} == {"acme"}
+    assert all(a.fallback is None for a in activations)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import threading
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -32,6 +33,8 @@ class EngineRegistry:
     (3) general plugins named in ``plugins.enabled``, in that order. A later
     registration of a taken name is kept in the listing with status
     ``duplicate`` and logged as ``context_engine.duplicate_rejected``.
+    Registrations found ``incompatible`` or ``broken`` (bad metadata) are
+    logged as ``context_engine.incompatible`` / ``context_engine.broken``.
 
     Discovery reads metadata only: no engine module is imported until
     :meth:`create_engine` is asked for that engine.
@@ -43,6 +46,7 @@ class EngineRegistry:
         self._active: dict[str, EngineRecord] = {}
         self._factories: dict[str, EngineFactory] = {}
         self._validated: set[tuple[str, type]] = set()
+        self._lock = threading.Lock()  # agents may be created from several threads
         for record in records:
             self._add(record)
         choice = config.engine
@@ -64,6 +68,13 @@ class EngineRegistry:
         kept = self._active.get(record.name)
         if kept is None:
             self._active[record.name] = record
+            if record.status in (EngineStatus.INCOMPATIBLE, EngineStatus.BROKEN):
+                logger.warning(
+                    f"context_engine.{record.status.value}",
+                    name=record.name,
+                    source=str(record.source),
+                    reason=record.reason,
+                )
         else:
             record.status = EngineStatus.DUPLICATE
             record.reason = f"'{record.name}' is already registered by {kept.source}"
@@ -132,28 +143,26 @@ class EngineRegistry:
             )
         try:
             engine = self._instantiate(record)
+            key = (name, type(engine))
+            if key not in self._validated:
+                validate_engine(engine, name=name, source=source)
+                with self._lock:
+                    self._validated.add(key)
         except EngineError as exc:
             record.status, record.reason = EngineStatus.BROKEN, str(exc)
             raise
-        key = (name, type(engine))
-        if key not in self._validated:
-            try:
-                validate_engine(engine, name=name, source=source)
-            except EngineError as exc:
-                record.status, record.reason = EngineStatus.BROKEN, str(exc)
-                raise
-            self._validated.add(key)
         return engine
 
     def _instantiate(self, record: EngineRecord) -> ContextEngine:
         source = str(record.source)
         stage = "import"
         try:
-            factory = self._factories.get(record.name)
-            if factory is None:
-                assert record.load is not None, "an available record always has a loader"
-                factory = as_factory(record.load())
-                self._factories[record.name] = factory
+            with self._lock:
+                factory = self._factories.get(record.name)
+                if factory is None:
+                    assert record.load is not None, "an available record always has a loader"
+                    factory = as_factory(record.load())
+                    self._factories[record.name] = factory
             stage = "construction"
             return build_engine(factory, self._factory_context())
         except Exception as exc:
