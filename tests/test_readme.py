@@ -1,0 +1,42 @@
+"""The README's examples run as written."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+README = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+
+
+def python_block(after_heading: str) -> str:
+    section = README.split(f"## {after_heading}", 1)[1]
+    match = re.search(r"```python\n(.*?)```", section, re.DOTALL)
+    assert match is not None
+    return match.group(1)
+
+
+def test_the_embedding_example_activates_the_configured_engine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "config.yaml").write_text(
+        "context:\n  engine: compressor\ncompression:\n  model_thresholds: {gpt-5: 0.6}\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("HERMES_HOME", str(tmp_path))
+    monkeypatch.delenv("HERMES_CONFIG", raising=False)
+    monkeypatch.delenv("HERMES_CONTEXT_ENGINE", raising=False)
+    namespace: dict[str, object] = {}
+    exec(python_block("Embedding the host"), namespace)
+    engine = namespace["engine"]
+    assert engine.name == "compressor"  # type: ignore[attr-defined]
+    assert engine.threshold_tokens == 240_000  # type: ignore[attr-defined]
+
+
+def test_the_quickstart_has_exactly_two_commands() -> None:
+    block = README.split("## Quickstart", 1)[1].split("```bash\n", 1)[1].split("```", 1)[0]
+    assert block.strip().splitlines() == [
+        'python -m pip install -e ".[dev]" && python -m hermes_core engines',
+        "python -m nox",
+    ]
