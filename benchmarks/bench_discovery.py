@@ -28,25 +28,6 @@ UNRELATED = 1_000
 ENGINES = 50
 SELECTED = "engine_25"
 
-ENGINE_MODULE = """
-from hermes_core import ContextEngine
-
-
-class Engine(ContextEngine):
-    @property
-    def name(self):
-        return "{name}"
-
-    def update_from_response(self, usage):
-        self.last_prompt_tokens = usage["prompt_tokens"]
-
-    def should_compress(self, prompt_tokens=None):
-        return False
-
-    def compress(self, messages, current_tokens=None, focus_topic=None):
-        return messages
-"""
-
 CHILD = r"""
 import json, sys, time
 mode = sys.argv[1]
@@ -73,7 +54,7 @@ print(json.dumps({"seconds": elapsed, "count": count, "engine_modules": engines}
 
 
 def generate(site: Path) -> None:
-    from hermes_core.testing import write_distribution
+    from hermes_core.testing import engine_module_source, write_distribution
 
     for index in range(UNRELATED):
         write_distribution(
@@ -95,7 +76,7 @@ def generate(site: Path) -> None:
             entry_points={"hermes.context_engines": {name: f"bench_engine_{index}:Engine"}},
             requires=["hermes-core>=0.1"],
             summary=f"Benchmark engine {index}",
-            files={f"bench_engine_{index}.py": ENGINE_MODULE.format(name=name)},
+            files={f"bench_engine_{index}.py": engine_module_source(name)},
         )
 
 

@@ -6,41 +6,14 @@ import pytest
 import structlog
 from structlog.testing import LogCapture
 
+from hermes_core.testing import engine_module_source
+
 pytest_plugins = ["pytester"]
-
-#: Source of a minimal, valid engine module; ``{name}`` is the engine name.
-ENGINE_SOURCE = '''
-from hermes_core import ContextEngine
-
-
-class Engine(ContextEngine):
-    """{description}"""
-
-    def __init__(self, config=None, hermes_home=None):
-        self.config = config
-        self.hermes_home = hermes_home
-
-    @property
-    def name(self):
-        return "{name}"
-
-    def update_from_response(self, usage):
-        self.last_prompt_tokens = usage["prompt_tokens"]
-        self.last_completion_tokens = usage["completion_tokens"]
-        self.last_total_tokens = usage["total_tokens"]
-
-    def should_compress(self, prompt_tokens=None):
-        return bool(prompt_tokens) and prompt_tokens >= self.threshold_tokens > 0
-
-    def compress(self, messages, current_tokens=None, focus_topic=None):
-        self.compression_count += 1
-        return list(messages)
-'''
 
 
 def engine_source(name: str, description: str = "A test engine.", extra: str = "") -> str:
     """The source of a valid engine module, with ``extra`` appended inside the class."""
-    return ENGINE_SOURCE.format(name=name, description=description) + extra
+    return engine_module_source(name, description=description, extra=extra)
 
 
 @pytest.fixture

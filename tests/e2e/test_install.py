@@ -16,30 +16,11 @@ from pathlib import Path
 
 import pytest
 
+from hermes_core.testing import engine_module_source
+
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
-
-ENGINE_MODULE = '''
-from hermes_core import ContextEngine
-
-
-class ThirdPartyEngine(ContextEngine):
-    """An engine published by somebody else."""
-
-    @property
-    def name(self):
-        return "thirdparty"
-
-    def update_from_response(self, usage):
-        self.last_prompt_tokens = usage["prompt_tokens"]
-
-    def should_compress(self, prompt_tokens=None):
-        return False
-
-    def compress(self, messages, current_tokens=None, focus_topic=None):
-        return messages
-'''
 
 PROBE = """
 import json
@@ -69,7 +50,9 @@ def probe(python: Path, env: dict[str, str]) -> dict[str, object]:
 def write_project(root: Path, distribution: str) -> Path:
     module = distribution.replace("-", "_")
     (root / module).mkdir(parents=True)
-    (root / module / "__init__.py").write_text(ENGINE_MODULE, encoding="utf-8")
+    (root / module / "__init__.py").write_text(
+        engine_module_source("thirdparty", class_name="ThirdPartyEngine"), encoding="utf-8"
+    )
     (root / "pyproject.toml").write_text(
         textwrap.dedent(
             f"""
