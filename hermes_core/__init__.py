@@ -16,7 +16,9 @@ from hermes_core.errors import (
     EngineValidationError,
     HermesError,
 )
+from hermes_core.host import ContextHost
 from hermes_core.markers import hookimpl, hookspec
+from hermes_core.messages import MessageProblem, sanitize_tool_pairs, validate_messages
 from hermes_core.registry import (
     ENGINE_GROUP,
     PLUGIN_GROUP,
@@ -37,6 +39,7 @@ __all__ = [
     "ConfigError",
     "ConfigProblem",
     "ContextEngine",
+    "ContextHost",
     "EngineError",
     "EngineIncompatibleError",
     "EngineLoadError",
@@ -49,6 +52,7 @@ __all__ = [
     "HermesConfig",
     "HermesError",
     "Message",
+    "MessageProblem",
     "PluginContext",
     "__version__",
     "activate",
@@ -56,4 +60,6 @@ __all__ = [
     "hookspec",
     "load_config",
     "resolve_model_threshold",
+    "sanitize_tool_pairs",
+    "validate_messages",
 ]

@@ -37,9 +37,9 @@ EngineRegistration = Any
 #: method must accept every one of them.
 HOST_REQUIRED_ARGUMENTS: dict[str, tuple[str, ...]] = {
     "update_from_response": ("usage",),
-    "should_compress": (),
+    "should_compress": ("prompt_tokens",),
     "compress": ("messages",),
-    "should_compress_info": (),
+    "should_compress_info": ("prompt_tokens",),
     "should_compress_preflight": ("messages",),
     "has_content_to_compress": ("messages",),
     "on_session_start": ("session_id",),
@@ -70,8 +70,8 @@ class ContextEngineSpec:
     def should_compress(self, prompt_tokens: int | None) -> bool:
         """At turn start (rough estimate) and after responses and tool calls (real usage).
 
-        Return True when a compression pass should run. ``prompt_tokens`` may
-        be omitted (None).
+        Return True when a compression pass should run (always:
+        ``prompt_tokens``, which is None when the host has no estimate).
         """
         raise NotImplementedError
 
@@ -213,7 +213,14 @@ class ContextEngineSpec:
 
 
 class PluginSpec:
-    """Hooks of general plugins (entry-point group ``hermes.plugins``)."""
+    """Hooks of general plugins (entry-point group ``hermes.plugins``).
+
+    Besides registering engines, general plugins can observe compaction
+    without owning it (analytics, memory providers): the host calls the
+    ``hermes_context_*`` hooks of every loaded plugin and of every observer
+    added with ``ContextHost.add_observer``. An observer that raises is
+    logged as ``hermes_plugin.hook_failed`` and never disturbs the agent.
+    """
 
     @hookspec
     def register_context_engines(self, register: Callable[[str, EngineRegistration], None]) -> None:
@@ -223,4 +230,23 @@ class PluginSpec:
         engine, or an engine instance (each agent then gets a deep copy). A
         name already registered by an earlier source is rejected with a
         ``context_engine.duplicate_rejected`` warning; the first one stays.
+        """
+
+    @hookspec
+    def hermes_context_compressed(
+        self, session_id: str, before_tokens: int, after_tokens: int, engine_name: str
+    ) -> None:
+        """A compression pass replaced a session's messages.
+
+        ``before_tokens`` and ``after_tokens`` are the host's estimates
+        (characters / 4) of the message lists before and after the pass.
+        """
+
+    @hookspec
+    def hermes_context_pass_failed(self, session_id: str, engine_name: str, reason: str) -> None:
+        """A compression pass left the messages unchanged because the engine failed.
+
+        ``reason`` is one of ``"error"`` (it raised), ``"timeout"``,
+        ``"invalid"`` (it returned something that is not a valid message
+        list) or ``"busy"`` (a pass of the same session was still running).
         """

@@ -1,5 +1,14 @@
 """OpenAI chat-message sequences: what makes one valid."""
 
+from hermes_core.messages.copying import copy_message, copy_messages
+from hermes_core.messages.repair import sanitize_tool_pairs
 from hermes_core.messages.validation import ROLES, MessageProblem, validate_messages
 
-__all__ = ["ROLES", "MessageProblem", "validate_messages"]
+__all__ = [
+    "ROLES",
+    "MessageProblem",
+    "copy_message",
+    "copy_messages",
+    "sanitize_tool_pairs",
+    "validate_messages",
+]

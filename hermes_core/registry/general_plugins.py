@@ -23,7 +23,7 @@ from hermes_core.markers import PROJECT_NAME
 from hermes_core.registry.entry_points import PLUGIN_GROUP, DeclaredEntryPoint
 from hermes_core.registry.records import EngineRecord, EngineSource, EngineStatus
 
-__all__ = ["PluginContext", "general_plugin_records"]
+__all__ = ["PluginContext", "general_plugin_records", "new_plugin_manager"]
 
 
 def _engine_name(obj: object) -> str | None:
@@ -70,17 +70,24 @@ class PluginContext:
         )
 
 
+def new_plugin_manager() -> pluggy.PluginManager:
+    """A plugin manager for general plugins, knowing :class:`~hermes_core.hookspecs.PluginSpec`."""
+    manager = pluggy.PluginManager(PROJECT_NAME)
+    manager.add_hookspecs(hookspecs.PluginSpec)
+    return manager
+
+
 def general_plugin_records(
-    enabled: Sequence[str], installed: Iterable[DeclaredEntryPoint]
+    enabled: Sequence[str],
+    installed: Iterable[DeclaredEntryPoint],
+    manager: pluggy.PluginManager,
 ) -> list[EngineRecord]:
-    """Load the enabled general plugins in order and collect the engines they register."""
+    """Load the enabled general plugins into ``manager`` in order; return their engines."""
     if not enabled:
         return []
     by_name: dict[str, DeclaredEntryPoint] = {}
     for item in installed:
         by_name.setdefault(item.entry_point.name, item)
-    manager = pluggy.PluginManager(PROJECT_NAME)
-    manager.add_hookspecs(hookspecs.PluginSpec)
     records: list[EngineRecord] = []
     for plugin_name in enabled:
         declared = by_name.get(plugin_name)

@@ -7,6 +7,8 @@ import threading
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+import pluggy
+
 from hermes_core._log import logger
 from hermes_core.config import HermesConfig, load_config
 from hermes_core.engine import ContextEngine
@@ -40,8 +42,15 @@ class EngineRegistry:
     :meth:`create_engine` is asked for that engine.
     """
 
-    def __init__(self, records: Iterable[EngineRecord], config: HermesConfig) -> None:
+    def __init__(
+        self,
+        records: Iterable[EngineRecord],
+        config: HermesConfig,
+        plugin_manager: pluggy.PluginManager | None = None,
+    ) -> None:
         self.config = config
+        #: The general plugins loaded during discovery; observers are called through it.
+        self.plugin_manager = plugin_manager or general_plugins.new_plugin_manager()
         self._records: list[EngineRecord] = []
         self._active: dict[str, EngineRecord] = {}
         self._factories: dict[str, EngineFactory] = {}
@@ -59,10 +68,13 @@ class EngineRegistry:
         """Find every engine from all three sources (``config`` default: :func:`load_config`)."""
         config = load_config() if config is None else config
         installed = entry_points.scan()
+        manager = general_plugins.new_plugin_manager()
         records = entry_points.engine_records(installed.engines)
         records += directories.directory_records(config.plugin_dirs)
-        records += general_plugins.general_plugin_records(config.enabled_plugins, installed.plugins)
-        return cls(records, config)
+        records += general_plugins.general_plugin_records(
+            config.enabled_plugins, installed.plugins, manager
+        )
+        return cls(records, config, manager)
 
     def _add(self, record: EngineRecord) -> None:
         kept = self._active.get(record.name)

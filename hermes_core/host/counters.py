@@ -1,0 +1,33 @@
+"""What the host counts about its engine, for ``ContextHost.status()``."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field, fields
+
+__all__ = ["HostCounters"]
+
+
+@dataclass
+class HostCounters:
+    """Event counts since the host was built; increments are thread-safe."""
+
+    passes: int = 0
+    passes_compressed: int = 0
+    pass_failures: int = 0
+    pass_timeouts: int = 0
+    pass_invalid_results: int = 0
+    pass_busy: int = 0
+    select_context_fallbacks: int = 0
+    hook_failures: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    def add(self, name: str, amount: int = 1) -> None:
+        """Increase counter ``name`` by ``amount``."""
+        with self._lock:
+            setattr(self, name, getattr(self, name) + amount)
+
+    def as_dict(self) -> dict[str, int]:
+        """The counters as a plain dict."""
+        with self._lock:
+            return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "_lock"}

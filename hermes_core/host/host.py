@@ -1,0 +1,522 @@
+"""``ContextHost``: the one object an agent integrator embeds and calls every turn.
+
+It owns the selected engine and applies the host's rules, so that a failing
+engine is never worse than no engine: every engine call is guarded, every
+result is checked, and on any failure the agent gets what it would have had
+without an engine. Hot-path methods call the engine's bound methods
+directly (never through pluggy's hook loop).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import pluggy
+
+from hermes_core._log import logger
+from hermes_core.config import HermesConfig, load_config
+from hermes_core.engine import ContextEngine, Message
+from hermes_core.host.counters import HostCounters
+from hermes_core.host.passes import PassRunner
+from hermes_core.host.pool import DaemonPool, shared_pool
+from hermes_core.host.tools import dispatch_tool_call, tool_entries
+from hermes_core.host.tracing import trace_enabled, traced
+from hermes_core.host.usage import normalize_usage
+from hermes_core.messages.copying import copy_message, copy_messages
+from hermes_core.registry import Activation, EngineRegistry, activate
+from hermes_core.signatures import accepted_keywords
+from hermes_core.tokens import estimate_tokens
+
+__all__ = ["ContextHost"]
+
+_DEFAULT_SESSION = "default"
+_TRACED = (
+    "update_from_response",
+    "should_compress",
+    "should_compress_info",
+    "should_compress_preflight",
+    "compress",
+    "select_context",
+    "on_turn_complete",
+    "on_session_start",
+    "on_session_end",
+    "on_session_reset",
+    "update_model",
+    "get_tool_schemas",
+    "handle_tool_call",
+    "get_status",
+)
+
+
+def _overrides(engine: ContextEngine, method: str) -> bool:
+    """Whether ``engine`` replaces the ABC's default ``method`` (the class or the instance)."""
+    return method in vars(engine) or getattr(type(engine), method) is not getattr(
+        ContextEngine, method
+    )
+
+
+def _merge(base: dict[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in overrides.items():
+        if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
+            merged[key] = _merge(dict(merged[key]), value)
+        else:
+            merged[key] = value
+    return merged
+
+
+class ContextHost:
+    """The host facade over one context engine for one agent.
+
+    Build it with :meth:`from_config`. Every method is fail-open: an engine
+    that raises, hangs or returns garbage is logged, counted in
+    :meth:`status`, and the agent gets the result it would have had with no
+    engine. Nothing the engine does can change the caller's message lists.
+    """
+
+    def __init__(
+        self,
+        registry: EngineRegistry,
+        *,
+        activation: Activation | None = None,
+        pool: DaemonPool | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        self.registry = registry
+        self.config: HermesConfig = registry.config
+        self.activation = activation if activation is not None else activate(registry)
+        self.engine: ContextEngine = self.activation.engine
+        self.engine_name: str = self.activation.record.name
+        self.session_id: str | None = None
+        self.counters = HostCounters()
+        self._plugins: pluggy.PluginManager = registry.plugin_manager
+        self._pool = pool if pool is not None else shared_pool()
+        self._model_configured = False
+        self._tool_names: frozenset[str] | None = None
+        self._session_context: dict[str, Any] = {"hermes_home": str(self.config.home)}
+
+        env = os.environ if env is None else env
+        timeout = self.config.section("compression").get("context_timeout_seconds", 120)
+        self.context_timeout_seconds: float = float(timeout)
+        engine = self.engine
+        methods = {name: getattr(engine, name) for name in _TRACED}
+        if trace_enabled(env):
+            methods = {name: traced(self.engine_name, name, m) for name, m in methods.items()}
+            self._plugins.enable_tracing()
+        self._methods = methods
+        # Bound once, so the hot paths pay one attribute load and one call.
+        self._update_from_response = methods["update_from_response"]
+        self._should_compress = methods["should_compress"]
+        self._select_context = (
+            methods["select_context"] if _overrides(engine, "select_context") else None
+        )
+        self._on_turn_complete = (
+            methods["on_turn_complete"] if _overrides(engine, "on_turn_complete") else None
+        )
+        self._passes = PassRunner(methods["compress"], self._pool)
+        self._compress_offers = frozenset(
+            accepted_keywords(
+                engine.compress,
+                dict.fromkeys(("current_tokens", "focus_topic", "force", "memory_context")),
+            )
+        )
+
+    @classmethod
+    def from_config(
+        cls,
+        source: str | os.PathLike[str] | Mapping[str, Any] | None = None,
+        *,
+        env: Mapping[str, str] | None = None,
+        **overrides: Any,
+    ) -> ContextHost:
+        """Load the configuration, discover engines and activate the selected one.
+
+        ``source`` is a ``config.yaml`` path, a mapping, or None for the
+        default location (see :func:`~hermes_core.load_config`). Keyword
+        ``overrides`` are configuration sections merged over the loaded ones,
+        e.g. ``context={"engine": "lcm"}``.
+        """
+        config = load_config(source, env=env)
+        if overrides:
+            config = load_config(_merge(dict(config.data), overrides), env=env)
+        return cls(EngineRegistry.discover(config), env=env)
+
+    # ------------------------------------------------------------------ failures
+
+    def _failed(self, method: str, exc: BaseException) -> None:
+        self.counters.add("hook_failures")
+        logger.warning(
+            "context_engine.hook_failed",
+            engine=self.engine_name,
+            method=method,
+            error=f"{type(exc).__name__}: {exc}",
+        )
+
+    def _bad_result(self, method: str, result: object) -> None:
+        self.counters.add("hook_failures")
+        logger.warning(
+            "context_engine.invalid_result",
+            engine=self.engine_name,
+            method=method,
+            got=type(result).__name__,
+        )
+
+    def _notify(self, hook: str, **kwargs: Any) -> None:
+        try:
+            getattr(self._plugins.hook, hook)(**kwargs)
+        except Exception as exc:
+            logger.warning(
+                "hermes_plugin.hook_failed", hook=hook, error=f"{type(exc).__name__}: {exc}"
+            )
+
+    def add_observer(self, plugin: object, name: str | None = None) -> None:
+        """Register an observer: an object with ``hermes_context_*`` hook implementations."""
+        self._plugins.register(plugin, name=name)
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def start_session(self, session_id: str, **kwargs: Any) -> None:
+        """A conversation begins: ``on_session_start`` with ``hermes_home``, model and ``kwargs``.
+
+        Only the keywords the engine's method accepts are passed.
+        """
+        self.session_id = session_id
+        offered = {**self._session_context, **kwargs}
+        method = self._methods["on_session_start"]
+        try:
+            method(session_id, **accepted_keywords(self.engine.on_session_start, offered))
+        except Exception as exc:
+            self._failed("on_session_start", exc)
+
+    def end_session(self, session_id: str, messages: list[Message]) -> None:
+        """A real boundary (exit, reset, gateway expiry): ``on_session_end`` with a copy."""
+        try:
+            self._methods["on_session_end"](session_id, copy_messages(messages))
+        except Exception as exc:
+            self._failed("on_session_end", exc)
+
+    def reset_session(self) -> None:
+        """``/new`` or ``/reset``: ``on_session_reset``."""
+        try:
+            self._methods["on_session_reset"]()
+        except Exception as exc:
+            self._failed("on_session_reset", exc)
+
+    def update_model(
+        self,
+        model: str,
+        context_length: int,
+        base_url: str = "",
+        api_key: str = "",
+        provider: str = "",
+        api_mode: str = "",
+    ) -> None:
+        """The model changed. Before the first call the host assigns ``model_thresholds``."""
+        if not self._model_configured:
+            self.engine.model_thresholds = self.config.model_thresholds
+            self._model_configured = True
+        self._session_context.update(model=model, context_length=context_length)
+        offered = {
+            "base_url": base_url,
+            "api_key": api_key,
+            "provider": provider,
+            "api_mode": api_mode,
+        }
+        try:
+            self._methods["update_model"](
+                model, context_length, **accepted_keywords(self.engine.update_model, offered)
+            )
+        except Exception as exc:
+            self._failed("update_model", exc)
+
+    # ------------------------------------------------------------------ per response
+
+    def record_usage(self, usage: Mapping[str, Any] | None) -> None:
+        """After every provider response: ``update_from_response`` with normalised usage."""
+        try:
+            self._update_from_response(normalize_usage(usage))
+        except Exception as exc:
+            self._failed("update_from_response", exc)
+
+    def should_compress(self, prompt_tokens: int | None = None) -> bool:
+        """Whether a pass should run now; False when the engine fails or answers a non-bool."""
+        try:
+            result = self._should_compress(prompt_tokens)
+        except Exception as exc:
+            self._failed("should_compress", exc)
+            return False
+        if result is True or result is False:
+            return result
+        self._bad_result("should_compress", result)
+        return False
+
+    def should_compress_info(self, prompt_tokens: int | None = None) -> tuple[bool, str | None]:
+        """``(decision, reason)``; ``(False, "engine_error")`` when the engine fails."""
+        try:
+            result = self._methods["should_compress_info"](prompt_tokens)
+        except Exception as exc:
+            self._failed("should_compress_info", exc)
+            return False, "engine_error"
+        if (
+            isinstance(result, tuple)
+            and len(result) == 2
+            and isinstance(result[0], bool)
+            and (result[1] is None or isinstance(result[1], str))
+        ):
+            return result[0], result[1]
+        self._bad_result("should_compress_info", result)
+        return False, "engine_error"
+
+    def should_compress_preflight(self, messages: list[Message]) -> bool:
+        """Below the threshold, may ask for exactly one pass; False on failure."""
+        try:
+            result = self._methods["should_compress_preflight"](copy_messages(messages))
+        except Exception as exc:
+            self._failed("should_compress_preflight", exc)
+            return False
+        return result is True
+
+    # ------------------------------------------------------------------ compression
+
+    def compress(
+        self,
+        messages: list[Message],
+        current_tokens: int | None = None,
+        focus_topic: str | None = None,
+        force: bool = False,
+        memory_context: str = "",
+        *,
+        session_id: str | None = None,
+    ) -> list[Message]:
+        """Run one compression pass and return the messages to continue with.
+
+        The engine gets a private deep copy; keywords reach it only when its
+        ``compress`` accepts them. With ``compression.context_timeout_seconds
+        > 0`` (default 120) the pass runs on the shared daemon pool; on
+        timeout ``messages`` is returned unchanged (``context_engine.compress_timeout``)
+        and the late result is dropped. One pass per session
+        (``session_id``, default: the current session) at a time. An
+        exception, a timeout, or a result that is not a valid message
+        sequence returns ``messages`` itself, logged and counted.
+        """
+        session = session_id or self.session_id or _DEFAULT_SESSION
+        offered = {
+            "current_tokens": current_tokens,
+            "focus_topic": focus_topic,
+            "force": force,
+            "memory_context": memory_context,
+        }
+        keywords = {k: v for k, v in offered.items() if k in self._compress_offers}
+        self.counters.add("passes")
+        outcome = self._passes.run(session, messages, keywords, self.context_timeout_seconds)
+        if outcome.outcome == "compressed":
+            self.counters.add("passes_compressed")
+            before = current_tokens if current_tokens else estimate_tokens(messages)
+            after = estimate_tokens(outcome.messages)
+            logger.info(
+                "context_engine.compressed",
+                engine=self.engine_name,
+                session_id=session,
+                before_tokens=before,
+                after_tokens=after,
+                messages_before=len(messages),
+                messages_after=len(outcome.messages),
+                seconds=round(outcome.seconds, 3),
+            )
+            self._notify(
+                "hermes_context_compressed",
+                session_id=session,
+                before_tokens=before,
+                after_tokens=after,
+                engine_name=self.engine_name,
+            )
+            return outcome.messages
+        counter = {
+            "error": "pass_failures",
+            "timeout": "pass_timeouts",
+            "invalid": "pass_invalid_results",
+            "busy": "pass_busy",
+        }[outcome.outcome]
+        self.counters.add(counter)
+        event = (
+            "context_engine.compress_timeout"
+            if outcome.outcome == "timeout"
+            else ("context_engine.compress_failed")
+        )
+        logger.warning(
+            event,
+            engine=self.engine_name,
+            session_id=session,
+            reason=outcome.outcome,
+            detail=outcome.detail,
+            seconds=round(outcome.seconds, 3),
+        )
+        self._notify(
+            "hermes_context_pass_failed",
+            session_id=session,
+            engine_name=self.engine_name,
+            reason=outcome.outcome,
+        )
+        return messages
+
+    # ------------------------------------------------------------------ per request
+
+    def select_context(
+        self,
+        request_messages: list[Message],
+        conversation_messages: list[Message] | None = None,
+        incoming_message: Message | None = None,
+        budget_tokens: int = 0,
+    ) -> list[Message]:
+        """The messages to send in this one provider request.
+
+        Call it before every request (again on retries), before cache control
+        and sanitizers. An engine that does not override ``select_context``
+        is never called: ``request_messages`` itself comes back, with no
+        copies made. Otherwise the engine gets copies of everything; an
+        exception, ``None``, ``[]``, a non-list or a list with non-dict items
+        returns ``request_messages`` (a warning for all but ``None``). The
+        parameters are not keyword-only so that CPython can specialise the
+        call on this hot path; pass all but the first by keyword.
+        """
+        select = self._select_context
+        if select is None:
+            return request_messages
+        return self._select(
+            select, request_messages, conversation_messages, incoming_message, budget_tokens
+        )
+
+    def _select(
+        self,
+        select: Any,
+        request_messages: list[Message],
+        conversation_messages: list[Message] | None,
+        incoming_message: Message | None,
+        budget_tokens: int,
+    ) -> list[Message]:
+        memo: dict[int, Any] = {}
+        try:
+            request = copy_messages(request_messages, memo)
+            history = (
+                copy_messages(conversation_messages, memo)
+                if conversation_messages is not None
+                else None
+            )
+            incoming = (
+                memo.get(id(incoming_message)) or copy_message(incoming_message)
+                if incoming_message is not None
+                else None
+            )
+            result = select(
+                request,
+                conversation_messages=history,
+                incoming_message=incoming,
+                budget_tokens=budget_tokens,
+            )
+        except Exception as exc:
+            self.counters.add("select_context_fallbacks")
+            self._failed("select_context", exc)
+            return request_messages
+        if result is None:
+            return request_messages
+        if result.__class__ is list and result:
+            for message in result:
+                if not isinstance(message, dict):
+                    break
+            else:
+                return result
+        self.counters.add("select_context_fallbacks")
+        self._bad_result("select_context", result)
+        return request_messages
+
+    # ------------------------------------------------------------------ per turn
+
+    def turn_complete(
+        self, messages: list[Message], usage: Mapping[str, Any] | None = None, **meta: Any
+    ) -> None:
+        """After a finished turn is persisted: ``on_turn_complete`` with a copy (best effort).
+
+        Skipped entirely for engines that do not override it; ``meta``
+        (``turn_id``, ``task_id``, ``api_call_count``, ``interrupted``,
+        ``failed``, ``turn_exit_reason``) is passed where accepted; exceptions
+        are logged and swallowed.
+        """
+        observe = self._on_turn_complete
+        if observe is None:
+            return
+        try:
+            observe(
+                list(messages),
+                normalize_usage(usage) if usage is not None else None,
+                **accepted_keywords(self.engine.on_turn_complete, meta),
+            )
+        except Exception as exc:
+            self._failed("on_turn_complete", exc)
+
+    # ------------------------------------------------------------------ tools
+
+    def tool_schemas(self, existing_tool_names: Iterable[str] = ()) -> list[dict[str, Any]]:
+        """The engine's tools as ``{"type": "function", "function": schema}`` entries.
+
+        Nameless schemas and names among ``existing_tool_names`` are skipped
+        with a warning. An engine that fails here offers no tools.
+        """
+        try:
+            schemas = self._methods["get_tool_schemas"]()
+        except Exception as exc:
+            self._failed("get_tool_schemas", exc)
+            schemas = []
+        entries, names = tool_entries(schemas, existing_tool_names, self.engine_name)
+        self._tool_names = names
+        return entries
+
+    def handle_tool_call(self, name: str, args: Any, messages: list[Message] | None = None) -> str:
+        """Dispatch a call to one of the engine's tools; always returns JSON text.
+
+        Unknown names, non-object ``args``, exceptions (``{"error":
+        "Context engine tool '<name>' failed: ..."}``) and non-text results
+        come back as JSON errors.
+        """
+        if self._tool_names is None:
+            self.tool_schemas()
+        assert self._tool_names is not None
+        extra = {}
+        if messages is not None:
+            extra = accepted_keywords(
+                self.engine.handle_tool_call, {"messages": copy_messages(messages)}
+            )
+        return dispatch_tool_call(
+            self._methods["handle_tool_call"], self._tool_names, name, args, extra
+        )
+
+    # ------------------------------------------------------------------ status
+
+    def status(self) -> dict[str, Any]:
+        """The engine's ``get_status()`` plus the host's figures.
+
+        Host keys: ``engine``, ``engine_source``, ``requested_engine``,
+        ``engine_fallback`` (the reason the default is used, or None), and the
+        counters of :class:`~hermes_core.host.counters.HostCounters`.
+        """
+        try:
+            status = dict(self._methods["get_status"]())
+        except Exception as exc:
+            self._failed("get_status", exc)
+            status = {"engine_status_error": f"{type(exc).__name__}: {exc}"}
+        fallback = self.activation.fallback
+        status.update(
+            engine=self.engine_name,
+            engine_source=str(self.activation.record.source),
+            requested_engine=self.activation.requested,
+            engine_fallback=fallback.reason if fallback is not None else None,
+            **self.counters.as_dict(),
+        )
+        return status
+
+    @property
+    def hermes_home(self) -> Path:
+        """``$HERMES_HOME`` as the configuration resolved it."""
+        return self.config.home

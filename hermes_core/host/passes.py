@@ -1,0 +1,105 @@
+"""One compression pass: a private snapshot, a bounded run, a checked result.
+
+Rules (see ``ContextHost.compress``): the engine works on a deep copy; with a
+timeout the pass runs on the shared daemon pool and, when the timeout
+passes, the original messages are kept and whatever the engine returns later
+is dropped; one pass per session at a time; a result that is not a valid
+message sequence is discarded.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from hermes_core.host.pool import DaemonPool
+from hermes_core.messages import validate_messages
+from hermes_core.messages.copying import copy_messages
+
+__all__ = ["PassOutcome", "PassRunner"]
+
+Outcome = Literal["compressed", "error", "timeout", "invalid", "busy"]
+
+
+@dataclass(frozen=True)
+class PassOutcome:
+    """What a pass produced: the engine's list if outcome is compressed, else the original."""
+
+    messages: list[Any]
+    outcome: Outcome
+    seconds: float
+    detail: str = ""
+
+
+class PassRunner:
+    """Runs compression passes for one engine, one pass per session at a time."""
+
+    def __init__(self, compress: Callable[..., Any], pool: DaemonPool) -> None:
+        self._compress = compress
+        self._pool = pool
+        self._locks: dict[str, threading.Lock] = {}
+        self._locks_guard = threading.Lock()
+
+    def _lock_for(self, session_id: str) -> threading.Lock:
+        with self._locks_guard:
+            lock = self._locks.get(session_id)
+            if lock is None:
+                lock = self._locks[session_id] = threading.Lock()
+            return lock
+
+    def run(
+        self,
+        session_id: str,
+        messages: list[Any],
+        keywords: dict[str, Any],
+        timeout: float,
+    ) -> PassOutcome:
+        """Run one pass over ``messages`` with the engine keywords given; never raises."""
+        start = time.perf_counter()
+        try:
+            snapshot = copy_messages(messages)
+        except Exception as exc:  # e.g. not iterable: the caller's messages stay as they are
+            return self._failed(messages, start, exc)
+        lock = self._lock_for(session_id)
+        if not lock.acquire(timeout=timeout if timeout > 0 else -1):
+            return PassOutcome(messages, "busy", 0.0, "a pass of this session is still running")
+
+        def job() -> Any:
+            try:
+                return self._compress(snapshot, **keywords)
+            finally:
+                lock.release()  # only now may the next pass of this session start
+
+        if timeout > 0:
+            future = self._pool.submit(job)
+            try:
+                result = future.result(timeout=timeout)
+            except FutureTimeout:
+                return PassOutcome(
+                    messages, "timeout", time.perf_counter() - start, f"over {timeout:g}s"
+                )
+            except Exception as exc:
+                return self._failed(messages, start, exc)
+        else:
+            try:
+                result = job()
+            except Exception as exc:
+                return self._failed(messages, start, exc)
+        seconds = time.perf_counter() - start
+        if not isinstance(result, list):
+            return PassOutcome(messages, "invalid", seconds, f"returned {type(result).__name__}")
+        problems = validate_messages(result)
+        if problems or not result:
+            detail = "; ".join(str(p) for p in problems[:3]) or "returned an empty list"
+            return PassOutcome(messages, "invalid", seconds, detail)
+        return PassOutcome(result, "compressed", seconds)
+
+    @staticmethod
+    def _failed(messages: list[Any], start: float, exc: Exception) -> PassOutcome:
+        return PassOutcome(
+            messages, "error", time.perf_counter() - start, f"{type(exc).__name__}: {exc}"
+        )

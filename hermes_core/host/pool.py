@@ -1,0 +1,70 @@
+"""One process-wide pool of daemon threads for compression passes.
+
+Daemon threads, unlike ``concurrent.futures.ThreadPoolExecutor`` workers,
+never hold up interpreter exit, so an engine stuck past its timeout cannot
+keep the agent process alive. Workers start on demand up to ``max_workers``.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Any, TypeVar
+
+__all__ = ["DaemonPool", "shared_pool"]
+
+T = TypeVar("T")
+
+
+class DaemonPool:
+    """Runs callables on daemon worker threads and hands back ``Future`` objects."""
+
+    def __init__(self, max_workers: int, name: str = "hermes-pass") -> None:
+        self.max_workers = max_workers
+        self._name = name
+        self._tasks: queue.SimpleQueue[tuple[Future[Any], Callable[[], Any]]] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._workers = 0
+        self._idle = 0
+
+    def submit(self, function: Callable[[], T]) -> Future[T]:
+        """Schedule ``function()``; its result or exception lands in the returned future."""
+        future: Future[T] = Future()
+        self._tasks.put((future, function))
+        with self._lock:
+            if self._idle == 0 and self._workers < self.max_workers:
+                self._workers += 1
+                threading.Thread(
+                    target=self._work, name=f"{self._name}-{self._workers}", daemon=True
+                ).start()
+        return future
+
+    def _work(self) -> None:
+        while True:
+            with self._lock:
+                self._idle += 1
+            future, function = self._tasks.get()
+            with self._lock:
+                self._idle -= 1
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(function())
+            except BaseException as exc:  # the caller decides what an engine failure means
+                future.set_exception(exc)
+
+
+_shared: DaemonPool | None = None
+_shared_lock = threading.Lock()
+
+
+def shared_pool() -> DaemonPool:
+    """The pool every host in this process shares (created on first use)."""
+    global _shared
+    with _shared_lock:
+        if _shared is None:
+            _shared = DaemonPool(max_workers=max(4, (os.cpu_count() or 1) * 2))
+        return _shared

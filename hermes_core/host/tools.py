@@ -1,0 +1,89 @@
+"""Engine tools: offering their schemas to the model and dispatching calls to the engine."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from hermes_core._log import logger
+
+__all__ = ["dispatch_tool_call", "tool_entries"]
+
+
+def tool_entries(
+    schemas: object, existing_tool_names: Iterable[str], engine_name: str
+) -> tuple[list[dict[str, Any]], frozenset[str]]:
+    """``{"type": "function", "function": schema}`` entries and the names they offer.
+
+    Schemas without a string ``name`` and names that clash with the host's
+    own tools (or an earlier engine schema) are skipped with a warning.
+    """
+    if not isinstance(schemas, list):
+        logger.warning(
+            "context_engine.tools_invalid", engine=engine_name, got=type(schemas).__name__
+        )
+        return [], frozenset()
+    taken = set(existing_tool_names)
+    entries = []
+    names = set()
+    for schema in schemas:
+        name = schema.get("name") if isinstance(schema, dict) else None
+        if not isinstance(name, str) or not name:
+            logger.warning("context_engine.tool_skipped", engine=engine_name, reason="nameless")
+            continue
+        if name in taken:
+            logger.warning(
+                "context_engine.tool_skipped", engine=engine_name, tool=name, reason="name_clash"
+            )
+            continue
+        taken.add(name)
+        names.add(name)
+        entries.append({"type": "function", "function": dict(schema)})
+    return entries, frozenset(names)
+
+
+def _error(text: str) -> str:
+    return json.dumps({"error": text})
+
+
+def dispatch_tool_call(
+    handle: Callable[..., Any],
+    known: frozenset[str],
+    name: str,
+    args: object,
+    extra: dict[str, Any],
+) -> str:
+    """Call the engine's ``handle_tool_call`` and always return JSON text.
+
+    ``args`` may be a dict or a JSON object in a string (as models send it).
+    Unknown names, bad arguments, exceptions and non-text results become
+    ``{"error": ...}`` JSON.
+    """
+    if name not in known:
+        return _error(f"Unknown context engine tool: {name}")
+    if isinstance(args, str):
+        try:
+            args = json.loads(args) if args.strip() else {}
+        except ValueError as exc:
+            return _error(f"Context engine tool '{name}' got arguments that are not JSON: {exc}")
+    if not isinstance(args, dict):
+        return _error(
+            f"Context engine tool '{name}' expects a JSON object of arguments, "
+            f"got {type(args).__name__}"
+        )
+    try:
+        result = handle(name, args, **extra)
+    except Exception as exc:
+        logger.warning(
+            "context_engine.tool_failed", tool=name, error=f"{type(exc).__name__}: {exc}"
+        )
+        return _error(f"Context engine tool '{name}' failed: {type(exc).__name__}: {exc}")
+    if isinstance(result, str):
+        return result
+    try:
+        return json.dumps(result)
+    except (TypeError, ValueError):
+        return _error(
+            f"Context engine tool '{name}' returned {type(result).__name__}, not JSON text"
+        )

@@ -1,0 +1,71 @@
+"""Rough token counts: characters / 4, rounded up, behind a small interface.
+
+The host uses this for the before/after figures of a compression pass;
+engines may use it or plug in an exact tokenizer (any object with
+``count_messages``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any, Protocol
+
+__all__ = ["CharEstimator", "TokenCounter", "estimate_message_tokens", "estimate_tokens"]
+
+#: Flat cost of an image part, in tokens.
+IMAGE_TOKENS = 765
+#: Per-message envelope (role, separators), in tokens.
+MESSAGE_OVERHEAD = 4
+
+
+class TokenCounter(Protocol):
+    """Anything that can count the tokens of a message list."""
+
+    def count_messages(self, messages: Iterable[Any]) -> int: ...
+
+
+def _chars(value: Any) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, str):
+        return len(value)
+    return len(json.dumps(value, ensure_ascii=False, default=str))
+
+
+def estimate_message_tokens(message: Any) -> int:
+    """Tokens of one message: its text, content parts and tool-call envelopes, chars / 4 rounded up.
+
+    Image parts count a flat :data:`IMAGE_TOKENS`.
+    """
+    if not isinstance(message, dict):
+        return MESSAGE_OVERHEAD
+    chars = 0
+    images = 0
+    content = message.get("content")
+    if isinstance(content, list):
+        for part in content:
+            if isinstance(part, dict) and part.get("type") in ("image_url", "input_image", "image"):
+                images += 1
+            elif isinstance(part, dict):
+                chars += _chars(part.get("text", part))
+            else:
+                chars += _chars(part)
+    else:
+        chars += _chars(content)
+    calls = message.get("tool_calls")
+    if calls:
+        chars += _chars(calls)
+    return MESSAGE_OVERHEAD + -(-chars // 4) + images * IMAGE_TOKENS
+
+
+def estimate_tokens(messages: Iterable[Any]) -> int:
+    """Tokens of a message list by :func:`estimate_message_tokens`."""
+    return sum(estimate_message_tokens(m) for m in messages)
+
+
+class CharEstimator:
+    """The default :class:`TokenCounter`: characters / 4."""
+
+    def count_messages(self, messages: Iterable[Any]) -> int:
+        return estimate_tokens(messages)
