@@ -110,9 +110,12 @@ class ContextHost:
         # Bound once, so the hot paths pay one attribute load and one call.
         self._update_from_response = methods["update_from_response"]
         self._should_compress = methods["should_compress"]
-        self._select_context = (
-            methods["select_context"] if _overrides(engine, "select_context") else None
-        )
+        self._engine_select = methods["select_context"]
+        if _overrides(engine, "select_context"):
+            # The class's select_context is a pass-through, so hosts of engines
+            # that do not select pay for the call alone; a selecting engine's
+            # host becomes an instance of a subclass that does the work.
+            self.__class__ = _selecting_class(type(self))
         self._on_turn_complete = (
             methods["on_turn_complete"] if _overrides(engine, "on_turn_complete") else None
         )
@@ -382,55 +385,7 @@ class ContextHost:
         parameters are not keyword-only so that CPython can specialise the
         call on this hot path; pass all but the first by keyword.
         """
-        select = self._select_context
-        if select is None:
-            return request_messages
-        return self._select(
-            select, request_messages, conversation_messages, incoming_message, budget_tokens
-        )
-
-    def _select(
-        self,
-        select: Any,
-        request_messages: list[Message],
-        conversation_messages: list[Message] | None,
-        incoming_message: Message | None,
-        budget_tokens: int,
-    ) -> list[Message]:
-        memo: dict[int, Any] = {}
-        try:
-            request = copy_messages(request_messages, memo)
-            history = (
-                copy_messages(conversation_messages, memo)
-                if conversation_messages is not None
-                else None
-            )
-            incoming = (
-                memo.get(id(incoming_message)) or copy_message(incoming_message)
-                if incoming_message is not None
-                else None
-            )
-            result = select(
-                request,
-                conversation_messages=history,
-                incoming_message=incoming,
-                budget_tokens=budget_tokens,
-            )
-        except Exception as exc:
-            self.counters.add("select_context_fallbacks")
-            self._failed("select_context", exc)
-            return request_messages
-        if result is None:
-            return request_messages
-        if result.__class__ is list and result:
-            for message in result:
-                if not isinstance(message, dict):
-                    break
-            else:
-                return result
-        self.counters.add("select_context_fallbacks")
-        self._bad_result("select_context", result)
-        return request_messages
+        return request_messages  # engines that select replace this method per host
 
     # ------------------------------------------------------------------ per turn
 
@@ -520,3 +475,65 @@ class ContextHost:
     def hermes_home(self) -> Path:
         """``$HERMES_HOME`` as the configuration resolved it."""
         return self.config.home
+
+
+class _SelectingHost(ContextHost):
+    """The host of an engine that overrides ``select_context``: copies, calls, checks."""
+
+    def select_context(
+        self,
+        request_messages: list[Message],
+        conversation_messages: list[Message] | None = None,
+        incoming_message: Message | None = None,
+        budget_tokens: int = 0,
+    ) -> list[Message]:
+        """For an engine that overrides it; see :meth:`ContextHost.select_context`."""
+        select = self._engine_select
+        memo: dict[int, Any] = {}
+        try:
+            request = copy_messages(request_messages, memo)
+            history = (
+                copy_messages(conversation_messages, memo)
+                if conversation_messages is not None
+                else None
+            )
+            incoming = (
+                memo.get(id(incoming_message)) or copy_message(incoming_message)
+                if incoming_message is not None
+                else None
+            )
+            result = select(
+                request,
+                conversation_messages=history,
+                incoming_message=incoming,
+                budget_tokens=budget_tokens,
+            )
+        except Exception as exc:
+            self.counters.add("select_context_fallbacks")
+            self._failed("select_context", exc)
+            return request_messages
+        if result is None:
+            return request_messages
+        if result.__class__ is list and result:
+            for message in result:
+                if not isinstance(message, dict):
+                    break
+            else:
+                return result
+        self.counters.add("select_context_fallbacks")
+        self._bad_result("select_context", result)
+        return request_messages
+
+
+_SELECTING: dict[type[ContextHost], type[ContextHost]] = {}
+
+
+def _selecting_class(cls: type[ContextHost]) -> type[ContextHost]:
+    """``cls`` with the selecting ``select_context``; keeps integrators' subclasses intact."""
+    if issubclass(cls, _SelectingHost):
+        return cls
+    if cls not in _SELECTING:
+        _SELECTING[cls] = type(
+            cls.__name__, (_SelectingHost, cls), {"__qualname__": cls.__qualname__}
+        )
+    return _SELECTING[cls]

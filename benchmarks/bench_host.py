@@ -1,0 +1,159 @@
+"""Host overhead benchmark: calls through ContextHost against the same calls made directly.
+
+Each pair is timed side by side in one run: alternating rounds of
+``timeit``, the best round of each kept (the least disturbed by other load).
+Targets:
+
+* ``select_context`` on an engine that does not override it: at most 1.5x a
+  plain Python function that returns its argument (called the same way);
+* any engine call through the host (``should_compress``, ``record_usage``,
+  an overriding ``select_context``): at most 2x a direct bound-method call.
+"""
+
+from __future__ import annotations
+
+import sys
+import timeit
+from typing import Any
+
+from hermes_compressor import CompressorEngine
+from hermes_core import (
+    ContextEngine,
+    ContextHost,
+    EngineRecord,
+    EngineRegistry,
+    EngineSource,
+    EngineStatus,
+    load_config,
+)
+from hermes_core.testing import sample_conversation
+from hermes_core.tokens import estimate_message_tokens
+
+
+class WindowEngine(CompressorEngine):
+    """Selects the system prompt plus the most recent messages that fit the budget."""
+
+    @property
+    def name(self) -> str:
+        return "window"
+
+    def select_context(
+        self,
+        request_messages: list[dict[str, Any]],
+        *,
+        conversation_messages: list[dict[str, Any]] | None = None,
+        incoming_message: dict[str, Any] | None = None,
+        budget_tokens: int = 0,
+    ) -> list[dict[str, Any]] | None:
+        head = [m for m in request_messages[:1] if m.get("role") == "system"]
+        budget = budget_tokens // 2
+        start = len(request_messages)
+        while start > len(head):
+            cost = estimate_message_tokens(request_messages[start - 1])
+            if cost > budget:
+                break
+            budget -= cost
+            start -= 1
+        while start < len(request_messages) and request_messages[start].get("role") == "tool":
+            start += 1  # never open the window on a tool result
+        return head + request_messages[start:]
+
+
+def host_for(engine: type[ContextEngine], name: str) -> ContextHost:
+    config = load_config({"context": {"engine": name}}, env={})
+    record = EngineRecord(
+        name,
+        EngineSource("general_plugin", plugin="bench"),
+        EngineStatus.AVAILABLE,
+        load=lambda: engine,
+    )
+    host = ContextHost(EngineRegistry([record], config), env={})
+    host.update_model("bench-model", 200_000)
+    return host
+
+
+def best(
+    pairs: dict[str, tuple[str, str]], names: dict[str, Any], number: int, rounds: int
+) -> dict[str, tuple[float, float]]:
+    """Best time per call of each statement pair; statements, not lambdas, so no call is added."""
+    times: dict[str, tuple[list[float], list[float]]] = {k: ([], []) for k in pairs}
+    for _ in range(rounds):
+        for key, (base, ours) in pairs.items():
+            times[key][0].append(timeit.timeit(base, globals=names, number=number) / number)
+            times[key][1].append(timeit.timeit(ours, globals=names, number=number) / number)
+    return {k: (min(a), min(b)) for k, (a, b) in times.items()}
+
+
+def identity(request_messages: Any) -> Any:
+    return request_messages
+
+
+def plain(
+    request_messages: Any,
+    conversation_messages: Any = None,
+    incoming_message: Any = None,
+    budget_tokens: int = 0,
+) -> Any:
+    return request_messages
+
+
+def main() -> int:
+    compressor_host = host_for(CompressorEngine, "compressor")
+    window_host = host_for(WindowEngine, "window")
+    compressor: Any = compressor_host.engine
+    window: Any = window_host.engine
+    history = sample_conversation(50)
+    incoming = {"role": "user", "content": "and now?"}
+    request = [*history, incoming]
+    usage = {"prompt_tokens": 1200, "completion_tokens": 80, "total_tokens": 1280}
+    names = dict(globals(), **locals())
+    every_arg = (
+        "(request, conversation_messages=history, incoming_message=incoming, budget_tokens=200_000)"
+    )
+    fast = {
+        "select_context, not overridden (1 arg)": (
+            "identity(request)",
+            "compressor_host.select_context(request)",
+        ),
+        "select_context, not overridden (all args)": (
+            "plain" + every_arg,
+            "compressor_host.select_context" + every_arg,
+        ),
+    }
+    calls = {
+        "should_compress (compressor)": (
+            "compressor.should_compress(150_000)",
+            "compressor_host.should_compress(150_000)",
+        ),
+        "record_usage (compressor)": (
+            "compressor.update_from_response(usage)",
+            "compressor_host.record_usage(usage)",
+        ),
+    }
+    heavy = {
+        f"select_context, overriding window engine ({len(request)} messages)": (
+            "window.select_context" + every_arg,
+            "window_host.select_context" + every_arg,
+        ),
+    }
+    results = (
+        best(fast, names, 500_000, 7) | best(calls, names, 500_000, 7) | best(heavy, names, 200, 7)
+    )
+    targets = {k: 1.5 for k in fast} | {k: 2.0 for k in calls} | {k: 2.0 for k in heavy}
+    ok = True
+    print(f"{'call':62} {'direct':>10} {'via host':>10} {'ratio':>7} {'target':>7}")
+    for key, (base, ours) in results.items():
+        ratio = ours / base
+        met = ratio <= targets[key]
+        ok &= met
+        unit, scale = ("us", 1e6) if base > 1e-6 else ("ns", 1e9)
+        print(
+            f"{key:62} {base * scale:7.1f} {unit} {ours * scale:7.1f} {unit} {ratio:6.2f}x "
+            f"{targets[key]:5.1f}x {'' if met else 'MISSED'}"
+        )
+    print(f"targets: {'met' if ok else 'MISSED'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
