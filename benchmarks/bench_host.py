@@ -17,15 +17,8 @@ import timeit
 from typing import Any
 
 from hermes_compressor import CompressorEngine
-from hermes_core import (
-    ContextEngine,
-    ContextHost,
-    EngineRecord,
-    EngineRegistry,
-    EngineSource,
-    EngineStatus,
-    load_config,
-)
+from hermes_core import ContextEngine, ContextHost
+from hermes_core.testing import host_for as testing_host_for
 from hermes_core.testing import sample_conversation
 from hermes_core.tokens import estimate_message_tokens
 
@@ -60,14 +53,7 @@ class WindowEngine(CompressorEngine):
 
 
 def host_for(engine: type[ContextEngine], name: str) -> ContextHost:
-    config = load_config({"context": {"engine": name}}, env={})
-    record = EngineRecord(
-        name,
-        EngineSource("general_plugin", plugin="bench"),
-        EngineStatus.AVAILABLE,
-        load=lambda: engine,
-    )
-    host = ContextHost(EngineRegistry([record], config), env={})
+    host = testing_host_for(engine, name)
     host.update_model("bench-model", 200_000)
     return host
 
