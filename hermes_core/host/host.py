@@ -168,12 +168,17 @@ class ContextHost:
         )
 
     def _notify(self, hook: str, **kwargs: Any) -> None:
-        try:
-            getattr(self._plugins.hook, hook)(**kwargs)
-        except Exception as exc:
-            logger.warning(
-                "hermes_plugin.hook_failed", hook=hook, error=f"{type(exc).__name__}: {exc}"
-            )
+        """Call every observer's ``hook``, each on its own, so one that raises stops no other."""
+        for impl in getattr(self._plugins.hook, hook).get_hookimpls():
+            try:
+                impl.function(**{name: kwargs[name] for name in impl.argnames})
+            except Exception as exc:
+                logger.warning(
+                    "hermes_plugin.hook_failed",
+                    hook=hook,
+                    plugin=impl.plugin_name,
+                    error=f"{type(exc).__name__}: {exc}",
+                )
 
     def add_observer(self, plugin: object, name: str | None = None) -> None:
         """Register an observer: an object with ``hermes_context_*`` hook implementations."""

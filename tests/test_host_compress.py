@@ -1,0 +1,210 @@
+"""ContextHost.compress: snapshots, keyword passing, timeouts, one pass per session, checks."""
+
+from __future__ import annotations
+
+import copy
+import threading
+import time
+from typing import Any
+
+import pytest
+from structlog.testing import LogCapture
+
+from hermes_core import ContextEngine, hookimpl
+from hermes_core.testing import host_for, sample_conversation
+from tests.conftest import events
+from tests.host_engines import Blocking, Recording, Returning, Vandal
+
+MESSAGES = sample_conversation(4)
+
+
+def messages() -> list[dict[str, Any]]:
+    return copy.deepcopy(MESSAGES)
+
+
+def timeout_config(seconds: float) -> dict[str, Any]:
+    return {"compression": {"context_timeout_seconds": seconds}}
+
+
+def test_a_pass_returns_the_engines_valid_result_and_counts_it() -> None:
+    host = host_for(Recording)
+    result = host.compress(messages())
+    assert result == [m for m in MESSAGES if m["role"] in ("system", "user")][-2:]
+    assert host.status()["passes_compressed"] == 1
+
+
+def test_the_engine_works_on_a_private_deep_copy() -> None:
+    host = host_for(Vandal)
+    original = messages()
+    before = copy.deepcopy(original)
+    result = host.compress(original)
+    assert result is original  # the vandal returns [] -> invalid -> original kept
+    assert original == before
+
+
+@pytest.mark.parametrize(
+    ("result", "detail"),
+    [
+        ("not a list", "returned str"),
+        ([], "empty"),
+        ([{"role": "tool", "tool_call_id": "nope", "content": "x"}], "follows no pending"),
+        ([{"role": "bogus"}], "unknown role"),
+        ([{"role": "user", "content": "ok"}, 7], "not a dict"),
+    ],
+)
+def test_an_invalid_result_is_discarded_and_the_original_kept(
+    logs: LogCapture, result: object, detail: str
+) -> None:
+    host = host_for(Returning)
+    host.engine.result = result  # type: ignore[attr-defined]
+    original = messages()
+    assert host.compress(original) is original
+    (event,) = events(logs, "context_engine.compress_failed")
+    assert event["reason"] == "invalid" and detail in event["detail"]  # type: ignore[operator]
+    assert host.status()["pass_invalid_results"] == 1
+
+
+@pytest.mark.parametrize("timeout", [0, 5])
+def test_an_exception_keeps_the_original_and_is_counted(logs: LogCapture, timeout: float) -> None:
+    host = host_for(Returning, config=timeout_config(timeout))
+    host.engine.result = RuntimeError("summariser exploded")  # type: ignore[attr-defined]
+    original = messages()
+    assert host.compress(original) is original
+    (event,) = events(logs, "context_engine.compress_failed")
+    assert "summariser exploded" in event["detail"]  # type: ignore[operator]
+    assert host.status()["pass_failures"] == 1
+
+
+def test_a_pass_past_the_timeout_keeps_the_original_and_drops_the_late_result(
+    logs: LogCapture,
+) -> None:
+    host = host_for(Blocking, config=timeout_config(0.2))
+    engine: Any = host.engine
+    original = messages()
+    before = copy.deepcopy(original)
+    start = time.perf_counter()
+    assert host.compress(original) is original
+    assert time.perf_counter() - start < 2
+    (event,) = events(logs, "context_engine.compress_timeout")
+    assert event["session_id"] == "default"
+    engine.release.set()
+    assert engine.finished.wait(5)
+    time.sleep(0.05)
+    # the late result appears nowhere: not in the caller's list, not in later answers
+    assert original == before
+    engine.late = [{"role": "user", "content": "second result"}]
+    later = host.compress(original)
+    assert later == [{"role": "user", "content": "second result"}]
+    assert all("LATE RESULT" not in str(m) for m in later + original)
+    assert host.status()["pass_timeouts"] == 1
+
+
+def test_one_pass_per_session_at_a_time(logs: LogCapture) -> None:
+    host = host_for(Blocking, config=timeout_config(0.3))
+    engine: Any = host.engine
+    first = messages()
+    assert host.compress(first, session_id="s1") is first  # times out, still running
+    assert engine.started.is_set() and not engine.finished.is_set()
+    second = messages()
+    assert host.compress(second, session_id="s1") is second
+    reasons = [e["reason"] for e in events(logs, "context_engine.compress_timeout")]
+    reasons += [e["reason"] for e in events(logs, "context_engine.compress_failed")]
+    assert reasons == ["timeout", "busy"]
+    assert host.status()["pass_busy"] == 1
+    engine.release.set()
+    assert engine.finished.wait(5)
+
+
+def test_passes_of_different_sessions_run_concurrently() -> None:
+    class Slow(Recording):
+        @property
+        def name(self) -> str:
+            return "slow"
+
+        def compress(self, messages, current_tokens=None, focus_topic=None):  # type: ignore[no-untyped-def]
+            time.sleep(0.4)
+            return messages[:2]
+
+    host = host_for(Slow, config=timeout_config(5))
+    results: dict[str, Any] = {}
+
+    def run(session: str) -> None:
+        results[session] = host.compress(messages(), session_id=session)
+
+    threads = [threading.Thread(target=run, args=(f"s{i}",)) for i in range(3)]
+    start = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - start
+    assert elapsed < 1.0, f"3 sessions x 0.4 s ran serially ({elapsed:.2f} s)"
+    assert all(len(r) == 2 for r in results.values())
+
+
+def test_keywords_reach_only_engines_that_accept_them() -> None:
+    received: dict[str, dict[str, Any]] = {}
+
+    def engine_with(signature: str) -> type[ContextEngine]:
+        namespace: dict[str, Any] = {}
+        exec(
+            f"def compress(self, {signature}):\n"
+            "    received[self.name] = {k: v for k, v in locals().items() if k != 'self'}\n"
+            "    return messages\n",
+            {"received": received},
+            namespace,
+        )
+        label = signature.split(",")[-1].strip().split("=")[0].strip("*") or "messages"
+        return type(
+            f"Engine_{label}",
+            (Recording,),
+            {"name": property(lambda self, n=label: n), "compress": namespace["compress"]},
+        )
+
+    legacy = engine_with("messages, current_tokens=None, focus_topic=None")
+    minimal = engine_with("messages")
+    modern = engine_with("messages, current_tokens=None, focus_topic=None, **kwargs")
+    for engine in (legacy, minimal, modern):
+        host = host_for(engine)
+        host.compress(messages(), 1234, "auth", force=True, memory_context="mem")
+    assert received["focus_topic"] == {
+        "messages": MESSAGES,
+        "current_tokens": 1234,
+        "focus_topic": "auth",
+    }
+    assert received["messages"] == {"messages": MESSAGES}
+    assert received["kwargs"]["kwargs"] == {"force": True, "memory_context": "mem"}
+
+
+def test_observers_hear_of_compressed_and_failed_passes(logs: LogCapture) -> None:
+    heard: list[tuple[str, Any]] = []
+
+    class Observer:
+        @hookimpl
+        def hermes_context_compressed(self, session_id, before_tokens, after_tokens, engine_name):  # type: ignore[no-untyped-def]
+            heard.append(("compressed", (session_id, before_tokens > after_tokens, engine_name)))
+
+        @hookimpl
+        def hermes_context_pass_failed(self, session_id, engine_name, reason):  # type: ignore[no-untyped-def]
+            heard.append(("failed", (session_id, engine_name, reason)))
+
+    class Broken:
+        @hookimpl
+        def hermes_context_compressed(self, session_id):  # type: ignore[no-untyped-def]
+            raise RuntimeError("analytics down")
+
+    host = host_for(Returning)
+    host.add_observer(Observer())
+    host.add_observer(Broken())
+    host.start_session("s7")
+    host.engine.result = [{"role": "user", "content": "short"}]  # type: ignore[attr-defined]
+    assert host.compress(messages()) == [{"role": "user", "content": "short"}]
+    host.engine.result = "garbage"  # type: ignore[attr-defined]
+    host.compress(messages())
+    assert heard == [
+        ("compressed", ("s7", True, "returning")),
+        ("failed", ("s7", "returning", "invalid")),
+    ]
+    (failure,) = events(logs, "hermes_plugin.hook_failed")
+    assert failure["hook"] == "hermes_context_compressed"
+    assert "analytics down" in failure["error"]  # type: ignore[operator]
