@@ -49,7 +49,11 @@ class Selecting(Recording):
         return "selecting"
 
     def select_context(  # type: ignore[no-untyped-def]
-        self, request_messages, *, conversation_messages=None, incoming_message=None,
+        self,
+        request_messages,
+        *,
+        conversation_messages=None,
+        incoming_message=None,
         budget_tokens=0,
     ):
         self._record(
@@ -77,7 +81,11 @@ class Vandal(Selecting):
         return "vandal"
 
     def select_context(  # type: ignore[no-untyped-def]
-        self, request_messages, *, conversation_messages=None, incoming_message=None,
+        self,
+        request_messages,
+        *,
+        conversation_messages=None,
+        incoming_message=None,
         budget_tokens=0,
     ):
         for message in [*request_messages, *(conversation_messages or []), incoming_message]:
