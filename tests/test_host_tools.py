@@ -19,7 +19,9 @@ GREP = {
 
 
 class Tooled(Recording):
-    schemas: Any = [GREP, {"description": "nameless"}, {"name": "read_file"}, "junk"]
+    def __init__(self) -> None:
+        super().__init__()
+        self.schemas: Any = [GREP, {"description": "nameless"}, {"name": "read_file"}, "junk"]
 
     @property
     def name(self) -> str:
