@@ -9,6 +9,7 @@ directly (never through pluggy's hook loop).
 
 from __future__ import annotations
 
+import operator
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -25,7 +26,7 @@ from hermes_core.host.pool import DaemonPool, shared_pool
 from hermes_core.host.tools import dispatch_tool_call, tool_entries
 from hermes_core.host.tracing import trace_enabled, traced
 from hermes_core.host.usage import normalize_usage
-from hermes_core.messages.copying import copy_message, copy_messages
+from hermes_core.messages import copy_message, copy_messages, validate_messages
 from hermes_core.registry import Activation, EngineRegistry, activate
 from hermes_core.signatures import accepted_keywords
 from hermes_core.tokens import estimate_tokens
@@ -385,8 +386,10 @@ class ContextHost:
         and sanitizers. An engine that does not override ``select_context``
         is never called: ``request_messages`` itself comes back, with no
         copies made. Otherwise the engine gets copies of everything; an
-        exception, ``None``, ``[]``, a non-list or a list with non-dict items
-        returns ``request_messages`` (a warning for all but ``None``). The
+        exception, ``None``, ``[]``, a non-list, a list with non-dict items,
+        or a list that is not a valid message sequence (an orphaned tool
+        result would earn an HTTP 400) returns ``request_messages`` (a
+        warning for all but ``None``). The
         parameters are not keyword-only so that CPython can specialise the
         call on this hot path; pass all but the first by keyword.
         """
@@ -494,18 +497,9 @@ class _SelectingHost(ContextHost):
     ) -> list[Message]:
         """For an engine that overrides it; see :meth:`ContextHost.select_context`."""
         select = self._engine_select
-        memo: dict[int, Any] = {}
         try:
-            request = copy_messages(request_messages, memo)
-            history = (
-                copy_messages(conversation_messages, memo)
-                if conversation_messages is not None
-                else None
-            )
-            incoming = (
-                memo.get(id(incoming_message)) or copy_message(incoming_message)
-                if incoming_message is not None
-                else None
+            request, history, incoming = _copies(
+                request_messages, conversation_messages, incoming_message
             )
             result = select(
                 request,
@@ -519,15 +513,41 @@ class _SelectingHost(ContextHost):
             return request_messages
         if result is None:
             return request_messages
-        if result.__class__ is list and result:
-            for message in result:
-                if not isinstance(message, dict):
-                    break
-            else:
-                return result
+        if result.__class__ is list and result and not validate_messages(result):
+            return result
         self.counters.add("select_context_fallbacks")
         self._bad_result("select_context", result)
         return request_messages
+
+
+def _copies(
+    request: list[Message], history: list[Message] | None, incoming: Message | None
+) -> tuple[list[Message], list[Message] | None, Message | None]:
+    """Copies of a request, its history and the incoming message, each message copied once.
+
+    Agents usually build the request as [system] + history + [incoming]; the
+    history copy is then a slice of the request copy (checked by identity at
+    C speed), and a message that stands in several places stays one object.
+    """
+    request_copy = copy_messages(request)
+    history_copy = None
+    if history is not None:
+        for offset in (0, 1):
+            end = offset + len(history)
+            if end <= len(request) and all(map(operator.is_, history, request[offset:end])):
+                history_copy = request_copy[offset:end]
+                break
+        else:
+            memo = {
+                id(original): copied for original, copied in zip(request, request_copy, strict=True)
+            }
+            history_copy = copy_messages(history, memo)
+    incoming_copy = None
+    if incoming is not None:
+        incoming_copy = (
+            request_copy[-1] if request and request[-1] is incoming else copy_message(incoming)
+        )
+    return request_copy, history_copy, incoming_copy
 
 
 _SELECTING: dict[type[ContextHost], type[ContextHost]] = {}

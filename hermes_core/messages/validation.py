@@ -43,6 +43,11 @@ def _call_ids(message: dict[str, Any], index: int, problems: list[MessageProblem
     return ids
 
 
+def _unanswered(pending: dict[str, int], problems: list[MessageProblem]) -> None:
+    for call_id, at in pending.items():
+        problems.append(MessageProblem(at, f"tool call {call_id!r} has no result"))
+
+
 def validate_messages(messages: Sequence[Any]) -> list[MessageProblem]:
     """Every problem in ``messages``; an empty list means the sequence is valid.
 
@@ -54,33 +59,36 @@ def validate_messages(messages: Sequence[Any]) -> list[MessageProblem]:
     """
     problems: list[MessageProblem] = []
     pending: dict[str, int] = {}
+    roles = ROLES
     for index, message in enumerate(messages):
         if not isinstance(message, dict):
             problems.append(MessageProblem(index, f"is a {type(message).__name__}, not a dict"))
             continue
         role = message.get("role")
-        if role not in ROLES:
-            problems.append(MessageProblem(index, f"unknown role {role!r}"))
-            continue
         content = message.get("content")
-        if content is not None and not isinstance(content, (str, list)):
+        if (
+            content is not None
+            and content.__class__ is not str
+            and not isinstance(content, (str, list))
+        ):
             problems.append(
                 MessageProblem(index, f"content is a {type(content).__name__}, not text or parts")
             )
         if role == "tool":
             call_id = message.get("tool_call_id")
-            if call_id not in pending:
+            if not isinstance(call_id, str) or pending.pop(call_id, None) is None:
                 problems.append(
                     MessageProblem(index, f"tool result {call_id!r} follows no pending tool call")
                 )
-            else:
-                del pending[call_id]
             continue
-        for call_id, at in pending.items():
-            problems.append(MessageProblem(at, f"tool call {call_id!r} has no result"))
-        pending = {}
-        if role == "assistant":
+        if role not in roles:
+            problems.append(MessageProblem(index, f"unknown role {role!r}"))
+            continue
+        if pending:
+            _unanswered(pending, problems)
+            pending = {}
+        if role == "assistant" and "tool_calls" in message:
             pending = {call_id: index for call_id in _call_ids(message, index, problems)}
-    for call_id, at in pending.items():
-        problems.append(MessageProblem(at, f"tool call {call_id!r} has no result"))
+    if pending:
+        _unanswered(pending, problems)
     return problems
