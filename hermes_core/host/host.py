@@ -402,6 +402,10 @@ class ContextHost:
     ) -> None:
         """After a finished turn is persisted: ``on_turn_complete`` with a copy (best effort).
 
+        The seed promises a shallow copy; the host copies every message too,
+        once per turn, so an engine that edits what it was given can never
+        reach the transcript.
+
         Skipped entirely for engines that do not override it; ``meta``
         (``turn_id``, ``task_id``, ``api_call_count``, ``interrupted``,
         ``failed``, ``turn_exit_reason``) is passed where accepted; exceptions
@@ -412,7 +416,7 @@ class ContextHost:
             return
         try:
             observe(
-                list(messages),
+                copy_messages(messages),
                 normalize_usage(usage) if usage is not None else None,
                 **accepted_keywords(self.engine.on_turn_complete, meta),
             )

@@ -57,8 +57,9 @@ def dispatch_tool_call(
     """Call the engine's ``handle_tool_call`` and always return JSON text.
 
     ``args`` may be a dict or a JSON object in a string (as models send it).
-    Unknown names, bad arguments, exceptions and non-text results become
-    ``{"error": ...}`` JSON.
+    The engine's text is returned as it is; a dict or list it returns is
+    serialised. Unknown names, bad arguments, exceptions and any other result
+    become ``{"error": ...}`` JSON.
     """
     if name not in known:
         return _error(f"Unknown context engine tool: {name}")
@@ -81,9 +82,9 @@ def dispatch_tool_call(
         return _error(f"Context engine tool '{name}' failed: {type(exc).__name__}: {exc}")
     if isinstance(result, str):
         return result
-    try:
-        return json.dumps(result)
-    except (TypeError, ValueError):
-        return _error(
-            f"Context engine tool '{name}' returned {type(result).__name__}, not JSON text"
-        )
+    if isinstance(result, (dict, list)):
+        try:
+            return json.dumps(result)
+        except (TypeError, ValueError):
+            pass
+    return _error(f"Context engine tool '{name}' returned {type(result).__name__}, not JSON text")

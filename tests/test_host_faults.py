@@ -1,0 +1,169 @@
+"""Fault injection: a chaotic engine driven hard through the host, from many threads."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import threading
+import time
+from typing import Any
+
+from hermes_core import ContextEngine, validate_messages
+from hermes_core.testing import host_for, sample_conversation
+
+CALLS = 10_000
+THREADS = 8
+SESSIONS = 4
+
+GARBAGE: list[Any] = [
+    None,
+    42,
+    "text",
+    {"role": "user"},
+    [1, 2],
+    [{"role": "tool", "tool_call_id": "orphan", "content": "x"}],
+    [{"role": "wizard", "content": "x"}],
+    object(),
+    (True, "reason", "extra"),
+    float("nan"),
+]
+
+
+class Chaos(ContextEngine):
+    """In every hook, at random: raises, returns garbage, sleeps, mutates, or behaves."""
+
+    def __init__(self) -> None:
+        self.rng = random.Random(7)
+        self.lock = threading.Lock()
+
+    def _roll(self) -> float:
+        with self.lock:
+            return self.rng.random()
+
+    def _act(self, good: Any, given: list[Any] | None = None) -> Any:
+        roll = self._roll()
+        if roll < 0.2:
+            raise RuntimeError("chaos")
+        if roll < 0.4:
+            return GARBAGE[int(roll * 1000) % len(GARBAGE)]
+        if roll < 0.5:
+            time.sleep(0.001)
+        if roll < 0.6 and given:
+            for message in given:
+                if isinstance(message, dict):
+                    message["content"] = "MUTATED"
+                    message.pop("tool_calls", None)
+            given.reverse()
+            return None
+        return good
+
+    @property
+    def name(self) -> str:
+        return "chaos"
+
+    def update_from_response(self, usage):  # type: ignore[no-untyped-def]
+        return self._act(None)
+
+    def should_compress(self, prompt_tokens=None):  # type: ignore[no-untyped-def]
+        return self._act(True)
+
+    def should_compress_info(self, prompt_tokens=None):  # type: ignore[no-untyped-def]
+        return self._act((False, "cooldown:60"))
+
+    def compress(self, messages, current_tokens=None, focus_topic=None):  # type: ignore[no-untyped-def]
+        if self._roll() < 0.1:
+            time.sleep(0.08)  # past the host's timeout
+        return self._act([messages[0], messages[-1]], messages)
+
+    def select_context(
+        self,
+        request_messages,
+        *,
+        conversation_messages=None,  # type: ignore[no-untyped-def]
+        incoming_message=None,
+        budget_tokens=0,
+    ):
+        return self._act(request_messages[-2:], request_messages)
+
+    def on_turn_complete(self, messages, usage=None, **kwargs):  # type: ignore[no-untyped-def]
+        return self._act(None, messages)
+
+    def get_tool_schemas(self):  # type: ignore[no-untyped-def]
+        return self._act([{"name": "chaos_tool", "parameters": {"type": "object"}}])
+
+    def handle_tool_call(self, name, args, **kwargs):  # type: ignore[no-untyped-def]
+        return self._act(json.dumps({"ok": True}), kwargs.get("messages"))
+
+    def get_status(self):  # type: ignore[no-untyped-def]
+        return self._act(super().get_status())
+
+
+def test_ten_thousand_chaotic_calls_from_eight_threads_never_hurt_the_agent() -> None:
+    host = host_for(Chaos, config={"compression": {"context_timeout_seconds": 0.05}})
+    histories = {f"s{i}": sample_conversation(6 + i) for i in range(SESSIONS)}
+    snapshots = copy.deepcopy(histories)
+    incoming = {"role": "user", "content": "next?"}
+    escaped: list[BaseException] = []
+    invalid: list[str] = []
+    counts = [0] * THREADS
+
+    def drive(worker: int) -> None:
+        rng = random.Random(worker)
+        session = f"s{worker % SESSIONS}"
+        history = histories[session]
+        try:
+            for step in range(CALLS // THREADS):
+                request = [*history, incoming]
+                kind = step % 10
+                if kind == 0:
+                    host.record_usage({"prompt_tokens": rng.randint(0, 10**6)})
+                    assert isinstance(host.should_compress(rng.randint(0, 10**6)), bool)
+                elif kind == 1:
+                    decision, reason = host.should_compress_info(5)
+                    assert isinstance(decision, bool) and (
+                        reason is None or isinstance(reason, str)
+                    )
+                elif kind in (2, 3, 4):
+                    result = host.select_context(
+                        request,
+                        conversation_messages=history,
+                        incoming_message=incoming,
+                        budget_tokens=1000,
+                    )
+                    if validate_messages(result):
+                        invalid.append(f"select_context returned {result!r:.80}")
+                elif kind == 5 and step % 50 == 5:
+                    result = host.compress(history, session_id=session)
+                    if not isinstance(result, list) or validate_messages(result):
+                        invalid.append(f"compress returned {result!r:.80}")
+                elif kind == 6:
+                    host.turn_complete(request, None, turn_id=str(step))
+                elif kind == 7:
+                    assert isinstance(host.tool_schemas(), list)
+                    answer = host.handle_tool_call("chaos_tool", {"q": step}, messages=history)
+                    assert isinstance(answer, str) and answer
+                elif kind == 8:
+                    assert isinstance(host.status(), dict)
+                else:
+                    host.update_model("model", 100_000)
+                    host.start_session(session)
+                counts[worker] += 1
+        except BaseException as exc:  # anything here escaped the host
+            escaped.append(exc)
+
+    threads = [threading.Thread(target=drive, args=(i,)) for i in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert escaped == []
+    assert invalid == []
+    assert sum(counts) == CALLS
+    assert histories == snapshots
+    status = host.status()
+    assert status["hook_failures"] > 100
+    assert status["select_context_fallbacks"] > 100
+    assert status["pass_timeouts"] > 0
+    assert status["passes"] == THREADS * (CALLS // THREADS // 50)
