@@ -5,7 +5,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from typing import Any
+
 import pytest
+
+from hermes_core.testing import sample_conversation
 
 README = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
 
@@ -27,11 +31,22 @@ def test_the_embedding_example_activates_the_configured_engine(
     monkeypatch.setenv("HERMES_HOME", str(tmp_path))
     monkeypatch.delenv("HERMES_CONFIG", raising=False)
     monkeypatch.delenv("HERMES_CONTEXT_ENGINE", raising=False)
-    namespace: dict[str, object] = {}
+    history = sample_conversation(40)
+    incoming = {"role": "user", "content": "and now?"}
+    original = [*history, incoming]
+    namespace: dict[str, object] = {
+        "messages": original,
+        "history": history,
+        "incoming": incoming,
+        "response_usage": {"prompt_tokens": 300_000, "completion_tokens": 10, "total_tokens": 1},
+    }
     exec(python_block("Embedding the host"), namespace)
-    engine = namespace["engine"]
-    assert engine.name == "compressor"  # type: ignore[attr-defined]
-    assert engine.threshold_tokens == 240_000  # type: ignore[attr-defined]
+    host: Any = namespace["host"]
+    assert host.engine.name == "compressor"
+    assert host.engine.threshold_tokens == 240_000
+    assert namespace["request"] is original  # the compressor does not select: same list back
+    assert len(namespace["messages"]) < len(history)  # type: ignore[arg-type]
+    assert host.status()["passes_compressed"] == 1
 
 
 def test_the_quickstart_has_exactly_two_commands() -> None:
