@@ -1,13 +1,21 @@
-"""Testing tools for engine authors: the contract kit and throwaway distributions.
+"""Testing tools for engine authors: the contract kit, hosts and throwaway distributions.
 
-Importing this package imports pytest.
+Everything but :class:`ContextEngineContract` works without pytest; that
+class is imported (with pytest) on first use.
 """
 
-from hermes_core.testing.contract import ContextEngineContract, sample_conversation
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from hermes_core.testing.conversations import sample_conversation
 from hermes_core.testing.distributions import write_distribution
 from hermes_core.testing.engine_source import engine_module_source
 from hermes_core.testing.hosts import host_for
 from hermes_core.testing.site import TemporarySite
+
+if TYPE_CHECKING:
+    from hermes_core.testing.contract import ContextEngineContract
 
 __all__ = [
     "ContextEngineContract",
@@ -17,3 +25,11 @@ __all__ = [
     "sample_conversation",
     "write_distribution",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "ContextEngineContract":
+        from hermes_core.testing.contract import ContextEngineContract
+
+        return ContextEngineContract
+    raise AttributeError(f"module 'hermes_core.testing' has no attribute {name!r}")

@@ -19,46 +19,17 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any
 
 import pytest
 
 from hermes_core.engine import ContextEngine
 from hermes_core.messages import validate_messages
 from hermes_core.registry.validation import validate_engine
+from hermes_core.testing.conversations import sample_conversation
 
-__all__ = ["ContextEngineContract", "sample_conversation"]
+__all__ = ["ContextEngineContract"]
 
 USAGE = {"prompt_tokens": 1234, "completion_tokens": 56, "total_tokens": 1290}
-
-
-def sample_conversation(turns: int = 30) -> list[dict[str, Any]]:
-    """A valid conversation with a system prompt, user turns and tool calls."""
-    messages: list[dict[str, Any]] = [{"role": "system", "content": "You are a helpful agent."}]
-    for turn in range(turns):
-        messages.append({"role": "user", "content": f"Step {turn}: read file_{turn}.py " * 8})
-        call_id = f"call_{turn}"
-        messages.append(
-            {
-                "role": "assistant",
-                "content": None,
-                "tool_calls": [
-                    {
-                        "id": call_id,
-                        "type": "function",
-                        "function": {
-                            "name": "read_file",
-                            "arguments": json.dumps({"path": f"file_{turn}.py"}),
-                        },
-                    }
-                ],
-            }
-        )
-        messages.append(
-            {"role": "tool", "tool_call_id": call_id, "content": f"contents {turn} " * 40}
-        )
-        messages.append({"role": "assistant", "content": f"file_{turn}.py looks fine."})
-    return messages
 
 
 class ContextEngineContract:
