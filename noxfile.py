@@ -20,14 +20,14 @@ PYTHON = "3.11"
 @nox.session(python=PYTHON)
 def tests(session: nox.Session) -> None:
     """The test suite (pytest), without the end-to-end install tests."""
-    session.install("-e", ".", "pytest")
+    session.install("-e", ".[test]")
     session.run("pytest", "-m", "not e2e", *session.posargs)
 
 
 @nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
     """ruff, mypy (strict) on hermes_core, and the import contract (the core imports no engine)."""
-    session.install("-e", ".", "ruff", "mypy", "import-linter", "pytest", "types-PyYAML")
+    session.install("-e", ".[test]", "ruff", "mypy", "import-linter", "types-PyYAML")
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
     session.run("mypy")
@@ -48,7 +48,7 @@ def build(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def e2e(session: nox.Session) -> None:
     """Install the built wheel and throwaway third-party engines into fresh virtual environments."""
-    session.install("-e", ".", "pytest")
+    session.install("-e", ".[test]")
     session.run("pytest", "-m", "e2e", "tests/e2e", *session.posargs)
 
 

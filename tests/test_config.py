@@ -164,3 +164,31 @@ def test_a_mapping_is_accepted_and_copied() -> None:
     source["context"]["engine"] = "changed"
     assert config.engine.name == "lcm"
     assert config.model_thresholds == {"gpt": 0.4}
+
+
+def test_an_api_key_in_the_config_file_is_refused_and_dropped(tmp_path: Path) -> None:
+    path = write(
+        tmp_path / "c.yaml",
+        "auxiliary:\n  compression:\n    base_url: https://llm.example/v1\n    api_key: sk-abc\n",
+    )
+    config = load_config(path)
+    assert "api_key" not in config.section("auxiliary")["compression"]
+    (problem,) = config.problems
+    assert problem.key == "auxiliary.compression.api_key" and problem.line == 4
+    assert "api_key_env" in problem.expected
+
+
+def test_auxiliary_llm_values_are_checked(tmp_path: Path) -> None:
+    path = write(
+        tmp_path / "c.yaml",
+        "auxiliary:\n  compression:\n    base_url: ftp://x\n    timeout_seconds: 0\n"
+        "    max_retries: 99\n    api_key_env: 'MY KEY'\n",
+    )
+    with pytest.raises(ConfigError) as raised:
+        load_config(path, strict=True)
+    assert [p.key for p in raised.value.problems] == [
+        "auxiliary.compression.base_url",
+        "auxiliary.compression.api_key_env",
+        "auxiliary.compression.timeout_seconds",
+        "auxiliary.compression.max_retries",
+    ]

@@ -306,3 +306,21 @@ def test_agents_created_on_many_threads_each_get_a_working_instance(
     assert len({id(e) for e in engines}) == 32
     assert {e.name for e in engines} == {"acme"}
     assert all(a.fallback is None for a in activations)
+
+
+def test_a_factory_asking_for_llm_gets_the_configured_auxiliary_client(
+    hermes_site: TemporarySite,
+) -> None:
+    source = (
+        engine_source("llmuser")
+        + "\n\ndef make(llm):\n    engine = Engine()\n    engine.llm = llm\n    return engine\n"
+    )
+    hermes_site.add_engine("llm-engine", "llmuser", source, attribute="make")
+    auxiliary = {"compression": {"base_url": "http://127.0.0.1:9/v1", "model": "small"}}
+    config = load_config({"context": {"engine": "llmuser"}, "auxiliary": auxiliary}, env={})
+    reg = EngineRegistry.discover(config)
+    first, second = activate(reg).engine, activate(reg).engine
+    assert first.llm.config.model == "small"  # type: ignore[attr-defined]
+    assert first.llm is second.llm  # type: ignore[attr-defined]
+    without = EngineRegistry.discover(load_config({"context": {"engine": "llmuser"}}, env={}))
+    assert activate(without).engine.llm is None  # type: ignore[attr-defined]

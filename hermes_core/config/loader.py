@@ -123,15 +123,24 @@ def _check(data: dict[str, Any], label: str, text: str | None) -> list[ConfigPro
 
     problems = []
     for section in SECTIONS:
-        if section in data and data[section] is None:
-            data[section] = {}
-        elif section in data and not isinstance(data[section], dict):
-            problems.append(problem(section, "a mapping of keys", data[section]))
-            del data[section]
+        *parents, key = section.split(".")
+        node: Any = data
+        for part in parents:
+            node = node.get(part) if isinstance(node, dict) else None
+        if not isinstance(node, dict) or key not in node:
+            continue
+        if node[key] is None:
+            node[key] = {}
+        elif not isinstance(node[key], dict):
+            problems.append(problem(section, "a mapping of keys", node[key]))
+            del node[key]
     for rule in KEYS:
         for value in iter_present(data, rule.path):
             if not rule.check(value):
                 problems.append(problem(rule.path, rule.expected, value))
-                section, _, key = rule.path.rpartition(".")
-                del data[section][key]
+                *parents, key = rule.path.split(".")
+                node = data
+                for part in parents:
+                    node = node[part]
+                del node[key]
     return problems

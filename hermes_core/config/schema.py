@@ -46,7 +46,7 @@ class KeyRule:
 
 
 #: Sections that must be mappings when present.
-SECTIONS = ("context", "plugins", "compression", "auxiliary")
+SECTIONS = ("context", "plugins", "compression", "auxiliary", "auxiliary.compression")
 
 KEYS: tuple[KeyRule, ...] = (
     KeyRule(
@@ -92,6 +92,49 @@ KEYS: tuple[KeyRule, ...] = (
         "a mapping of model-name substrings (or 'provider:substring') to numbers in (0, 1]",
         {},
         "Per-model threshold overrides; the longest matching key wins.",
+    ),
+    KeyRule(
+        "auxiliary.compression.base_url",
+        lambda value: isinstance(value, str) and value.startswith(("http://", "https://")),
+        "an http:// or https:// URL of an OpenAI-compatible API (e.g. https://host/v1)",
+        None,
+        "Base URL of the auxiliary LLM that summarises; none configured by default.",
+    ),
+    KeyRule(
+        "auxiliary.compression.model",
+        lambda value: isinstance(value, str) and bool(value),
+        "a model name",
+        None,
+        "Model the auxiliary LLM is asked for.",
+    ),
+    KeyRule(
+        "auxiliary.compression.api_key_env",
+        lambda value: isinstance(value, str) and value.replace("_", "").isalnum(),
+        "the name of an environment variable (letters, digits, '_')",
+        None,
+        "Environment variable holding the API key; the key never sits in config.yaml.",
+    ),
+    KeyRule(
+        "auxiliary.compression.api_key",
+        lambda value: False,
+        "no API key in config.yaml: put it in an environment variable and name that "
+        "variable in auxiliary.compression.api_key_env",
+        None,
+        "Never accepted; see api_key_env.",
+    ),
+    KeyRule(
+        "auxiliary.compression.timeout_seconds",
+        lambda value: _is_number(value) and value > 0,  # type: ignore[operator]
+        "a number of seconds greater than 0",
+        30,
+        "Timeout of one request to the auxiliary LLM.",
+    ),
+    KeyRule(
+        "auxiliary.compression.max_retries",
+        lambda value: isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10,
+        "a whole number from 0 to 10",
+        2,
+        "Retries of 429 and 5xx answers, with exponential backoff.",
     ),
     KeyRule(
         "compression.context_timeout_seconds",

@@ -18,12 +18,18 @@ from hermes_core.errors import (
     EngineLoadError,
     EngineNotFoundError,
 )
+from hermes_core.llm.config import AuxiliaryLLMConfig
 from hermes_core.registry import directories, entry_points, general_plugins
 from hermes_core.registry.factories import EngineFactory, as_factory, build_engine
 from hermes_core.registry.records import EngineRecord, EngineStatus
 from hermes_core.registry.validation import validate_engine
+from hermes_core.signatures import accepted_keywords
 
 __all__ = ["EngineRegistry"]
+
+#: Keywords an engine class or factory may declare to receive from the host.
+_FACTORY_KEYWORDS = ("config", "hermes_home", "llm")
+_UNSET = object()
 
 
 class EngineRegistry:
@@ -56,6 +62,7 @@ class EngineRegistry:
         self._factories: dict[str, EngineFactory] = {}
         self._validated: set[tuple[str, type]] = set()
         self._lock = threading.Lock()  # agents may be created from several threads
+        self._llm: Any = _UNSET
         for record in records:
             self._add(record)
         choice = config.engine
@@ -176,7 +183,7 @@ class EngineRegistry:
                     factory = as_factory(record.load())
                     self._factories[record.name] = factory
             stage = "construction"
-            return build_engine(factory, self._factory_context())
+            return build_engine(factory, self._factory_context(factory))
         except Exception as exc:
             raise EngineLoadError(
                 record.name,
@@ -185,11 +192,30 @@ class EngineRegistry:
                 source=source,
             ) from exc
 
-    def _factory_context(self) -> dict[str, Any]:
-        return {
-            "config": copy.deepcopy(dict(self.config.data)),
-            "hermes_home": self.config.home,
-        }
+    def _factory_context(self, factory: EngineFactory) -> dict[str, Any]:
+        """The keywords ``factory`` declares among ``config``, ``hermes_home`` and ``llm``."""
+        wanted = accepted_keywords(factory, dict.fromkeys(_FACTORY_KEYWORDS))
+        context: dict[str, Any] = {}
+        if "config" in wanted:
+            context["config"] = copy.deepcopy(dict(self.config.data))
+        if "hermes_home" in wanted:
+            context["hermes_home"] = self.config.home
+        if "llm" in wanted:
+            context["llm"] = self.auxiliary_llm()
+        return context
+
+    def auxiliary_llm(self) -> Any:
+        """The ``auxiliary.compression`` chat client, built once; None when none is configured."""
+        with self._lock:
+            if self._llm is _UNSET:
+                settings = AuxiliaryLLMConfig.from_config(self.config.data, "compression")
+                if settings is None:
+                    self._llm = None
+                else:
+                    from hermes_core.llm.client import ChatClient
+
+                    self._llm = ChatClient(settings, env=self.config.env)
+            return self._llm
 
     def mark_selected(self, name: str) -> None:
         """Show ``name`` as the selected engine in listings (used after a fallback)."""

@@ -1,0 +1,30 @@
+"""The auxiliary LLM client that the host hands to engines (``llm=`` factory keyword)."""
+
+from hermes_core.llm.config import AuxiliaryLLMConfig
+from hermes_core.llm.errors import (
+    LLMAuthError,
+    LLMError,
+    LLMNetworkError,
+    LLMQuotaError,
+    LLMResponseError,
+)
+
+__all__ = [
+    "AuxiliaryLLMConfig",
+    "ChatClient",
+    "ChatResult",
+    "LLMAuthError",
+    "LLMError",
+    "LLMNetworkError",
+    "LLMQuotaError",
+    "LLMResponseError",
+]
+
+
+def __getattr__(name: str) -> object:
+    # The client imports httpx; load it only when an engine asks for it.
+    if name in ("ChatClient", "ChatResult"):
+        from hermes_core.llm import client
+
+        return getattr(client, name)
+    raise AttributeError(f"module 'hermes_core.llm' has no attribute {name!r}")

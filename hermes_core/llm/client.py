@@ -1,0 +1,173 @@
+"""An OpenAI-compatible chat-completions client for engines (summaries, condensation).
+
+Built on httpx for its explicit connect/read timeouts and pooled
+connections; the OpenAI SDK would bring pydantic and a larger surface for
+the one endpoint engines need.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from hermes_core._log import logger
+from hermes_core.llm.config import AuxiliaryLLMConfig
+from hermes_core.llm.errors import (
+    LLMAuthError,
+    LLMError,
+    LLMNetworkError,
+    LLMQuotaError,
+    LLMResponseError,
+)
+
+__all__ = ["ChatClient", "ChatResult"]
+
+_RETRIED = {429, 500, 502, 503, 504}
+_MAX_BACKOFF = 8.0
+
+
+@dataclass(frozen=True)
+class ChatResult:
+    """The text of the first choice and the usage the server reported."""
+
+    text: str
+    usage: dict[str, Any]
+    model: str
+
+
+class ChatClient:
+    """Calls ``POST {base_url}/chat/completions``; thread-safe; one instance per host.
+
+    :meth:`complete` retries 429 and 5xx answers up to ``max_retries`` times
+    with exponential backoff (honouring ``Retry-After``), and raises one of
+    the :mod:`hermes_core.llm.errors` classes when it gives up.
+    """
+
+    def __init__(
+        self,
+        config: AuxiliaryLLMConfig,
+        *,
+        env: Mapping[str, str] | None = None,
+        transport: httpx.BaseTransport | None = None,
+        backoff_seconds: float = 0.5,
+    ) -> None:
+        self.config = config
+        self._backoff = backoff_seconds
+        headers = {"Content-Type": "application/json"}
+        key = config.api_key(env)
+        if config.api_key_env and key is None:
+            logger.warning(
+                "llm.api_key_missing",
+                variable=config.api_key_env,
+                hint=f"export {config.api_key_env}=... or remove api_key_env for a keyless server",
+            )
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        self._http = httpx.Client(
+            base_url=config.base_url,
+            headers=headers,
+            timeout=httpx.Timeout(
+                config.timeout_seconds, connect=min(10.0, config.timeout_seconds)
+            ),
+            transport=transport,
+        )
+
+    def close(self) -> None:
+        """Close pooled connections."""
+        self._http.close()
+
+    def complete(
+        self,
+        messages: Sequence[Mapping[str, Any]],
+        *,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+    ) -> ChatResult:
+        """One chat completion; returns the first choice's text.
+
+        Raises :class:`~hermes_core.llm.errors.LLMAuthError` (401/403),
+        :class:`~hermes_core.llm.errors.LLMQuotaError` (402, quota 429, or 429
+        after all retries), :class:`~hermes_core.llm.errors.LLMNetworkError`
+        (connection failure, timeout) or
+        :class:`~hermes_core.llm.errors.LLMResponseError` (malformed body, no
+        text, other 4xx, 5xx after all retries).
+        """
+        body: dict[str, Any] = {"model": self.config.model, "messages": list(messages)}
+        if max_tokens is not None:
+            body["max_tokens"] = max_tokens
+        if temperature is not None:
+            body["temperature"] = temperature
+        attempt = 0
+        while True:
+            try:
+                response = self._http.post("/chat/completions", json=body)
+            except httpx.TimeoutException as exc:
+                raise LLMNetworkError(
+                    f"{self.config.base_url}: no answer within {self.config.timeout_seconds:g}s "
+                    f"({type(exc).__name__})"
+                ) from exc
+            except httpx.HTTPError as exc:
+                raise LLMNetworkError(
+                    f"{self.config.base_url}: {type(exc).__name__}: {exc}"
+                ) from exc
+            status = response.status_code
+            if status < 400:
+                return self._parse(response)
+            if status in _RETRIED and attempt < self.config.max_retries and not _quota(response):
+                delay = self._delay(attempt, response)
+                logger.info("llm.retry", status=status, attempt=attempt + 1, delay_seconds=delay)
+                time.sleep(delay)
+                attempt += 1
+                continue
+            raise _error_for(response, self.config.base_url)
+
+    def _delay(self, attempt: int, response: httpx.Response) -> float:
+        retry_after = response.headers.get("Retry-After", "")
+        try:
+            wanted = float(retry_after)
+        except ValueError:
+            wanted = self._backoff * (2**attempt)
+        return min(_MAX_BACKOFF, max(0.0, wanted)) * (1 + random.random() * 0.1)
+
+    def _parse(self, response: httpx.Response) -> ChatResult:
+        try:
+            data = response.json()
+            message = data["choices"][0]["message"]
+            text = message.get("content")
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
+            raise LLMResponseError(
+                f"{self.config.base_url}: malformed chat-completions body "
+                f"({type(exc).__name__}: {exc}): {response.text[:200]!r}",
+                status=response.status_code,
+            ) from None
+        if isinstance(text, list):  # content parts
+            text = "".join(p.get("text", "") for p in text if isinstance(p, dict))
+        if not isinstance(text, str) or not text.strip():
+            raise LLMResponseError(
+                f"{self.config.base_url}: the answer has no text", status=response.status_code
+            )
+        usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+        return ChatResult(text=text, usage=usage, model=str(data.get("model", self.config.model)))
+
+
+def _quota(response: httpx.Response) -> bool:
+    """Whether a 429 says the quota is exhausted (retrying cannot help)."""
+    if response.status_code != 429:
+        return False
+    return "insufficient_quota" in response.text or "quota" in response.text.lower()
+
+
+def _error_for(response: httpx.Response, base_url: str) -> LLMError:
+    status = response.status_code
+    detail = response.text[:200]
+    where = f"{base_url}: HTTP {status}: {detail!r}"
+    if status in (401, 403):
+        return LLMAuthError(where, status=status)
+    if status in (402, 429):
+        return LLMQuotaError(where, status=status)
+    return LLMResponseError(where, status=status)

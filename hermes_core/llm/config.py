@@ -1,0 +1,51 @@
+"""``auxiliary.<purpose>``: the configuration of an auxiliary LLM, e.g. for compression."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["AuxiliaryLLMConfig"]
+
+
+@dataclass(frozen=True)
+class AuxiliaryLLMConfig:
+    """Where an OpenAI-compatible chat-completions endpoint is and how to call it.
+
+    ``api_key_env`` names the environment variable that holds the key; the
+    key itself never sits in ``config.yaml``.
+    """
+
+    base_url: str
+    model: str
+    api_key_env: str | None = None
+    timeout_seconds: float = 30.0
+    max_retries: int = 2
+
+    @classmethod
+    def from_config(cls, data: Mapping[str, Any], purpose: str) -> AuxiliaryLLMConfig | None:
+        """The ``auxiliary.<purpose>`` section, or None when it names no ``base_url`` and ``model``.
+
+        Values are already checked by :func:`~hermes_core.load_config`.
+        """
+        auxiliary = data.get("auxiliary")
+        section = auxiliary.get(purpose) if isinstance(auxiliary, Mapping) else None
+        if not isinstance(section, Mapping) or not section.get("base_url"):
+            return None
+        if not section.get("model"):
+            return None
+        return cls(
+            base_url=str(section["base_url"]).rstrip("/"),
+            model=str(section["model"]),
+            api_key_env=section.get("api_key_env"),
+            timeout_seconds=float(section.get("timeout_seconds", 30.0)),
+            max_retries=int(section.get("max_retries", 2)),
+        )
+
+    def api_key(self, env: Mapping[str, str] | None = None) -> str | None:
+        """The key from ``api_key_env`` (None when no variable is named or it is unset)."""
+        if not self.api_key_env:
+            return None
+        return (os.environ if env is None else env).get(self.api_key_env) or None
