@@ -1,93 +1,206 @@
-"""A lossy compressor: keep the head and the tail, replace the middle with a summary.
+"""The built-in ``compressor``: keep the head and the tail, summarise the middle.
 
-This is the first cut of the default engine: boundaries that never split a
-tool call from its results, and a deterministic summary of what was dropped.
-LLM summaries, pruning and cooldowns come with the full compressor.
+A pass: drop what no provider would accept (orphaned tool results, calls
+without results), find the boundaries, prune the middle without an LLM,
+summarise it (through the host's auxiliary LLM when one is configured,
+deterministically otherwise), and put head, summary and tail back together.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from hermes_core import ContextEngine, Message
+from hermes_compressor.assembly import SUMMARY_PREFIX, assemble
+from hermes_compressor.boundaries import find_boundaries, is_summary
+from hermes_compressor.cooldown import FailureCooldown, ThrashBreaker
+from hermes_compressor.fallback_summary import fallback_summary
+from hermes_compressor.pruning import prune
+from hermes_compressor.settings import CompressorSettings
+from hermes_compressor.summary_prompt import build_prompt
+from hermes_core import ContextEngine, Message, sanitize_tool_pairs
+from hermes_core._log import logger
+from hermes_core.llm import LLMAuthError, LLMNetworkError, LLMQuotaError
+from hermes_core.tokens import estimate_message_tokens
 
 __all__ = ["SUMMARY_PREFIX", "CompressorEngine"]
 
-SUMMARY_PREFIX = "[Reference summary of earlier turns; the original messages were compacted]"
-_MAX_SUMMARY_CHARS = 8_000
+_ABORTING = (LLMAuthError, LLMQuotaError, LLMNetworkError)
+_SUMMARY_TOKENS = (256, 4_000)
 
 
 class CompressorEngine(ContextEngine):
-    """Summarising compressor, the default context engine."""
+    """Summarising compressor, the default context engine.
 
-    threshold_percent = 0.5
+    Receives from the host the configuration (``compression:``) and, when
+    ``auxiliary.compression`` is configured, the chat client it summarises
+    with. ``token_counter`` replaces the characters/4 estimate per message.
+    """
 
-    def __init__(self, config: Mapping[str, Any] | None = None) -> None:
-        compression = dict((config or {}).get("compression") or {})
-        self.threshold_percent = float(compression.get("threshold", 0.5))
-        self.protect_first_n = int(compression.get("protect_first_n", 3))
-        self.protect_last_n = int(compression.get("protect_last_n", 20))
+    def __init__(
+        self,
+        config: Mapping[str, Any] | None = None,
+        llm: Any = None,
+        *,
+        token_counter: Callable[[Any], int] = estimate_message_tokens,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        self.settings = CompressorSettings.from_config(config)
+        self.threshold_percent = self.settings.threshold
+        self.llm = llm
+        self.count_tokens = token_counter
+        self.cooldown = FailureCooldown(clock) if clock else FailureCooldown()
+        self.breaker = ThrashBreaker()
+        self.attempts_this_turn = 0
+        self.last_summary_source: str | None = None
 
     @property
     def name(self) -> str:
         return "compressor"
 
+    # ------------------------------------------------------------------ decisions
+
+    def update_model(
+        self,
+        model: str,
+        context_length: int,
+        base_url: str = "",
+        api_key: str = "",
+        provider: str = "",
+        api_mode: str = "",
+    ) -> None:
+        super().update_model(model, context_length, base_url, api_key, provider, api_mode)
+        if self.settings.threshold_tokens is not None:
+            self.threshold_tokens = min(self.settings.threshold_tokens, context_length)
+
     def update_from_response(self, usage: dict[str, Any]) -> None:
         self.last_prompt_tokens = int(usage.get("prompt_tokens", 0))
         self.last_completion_tokens = int(usage.get("completion_tokens", 0))
         self.last_total_tokens = int(usage.get("total_tokens", 0))
+        self.attempts_this_turn = 0
+        self.breaker.usage(self.last_prompt_tokens, self.threshold_tokens)
 
     def should_compress(self, prompt_tokens: int | None = None) -> bool:
+        return self.should_compress_info(prompt_tokens)[0]
+
+    def should_compress_info(self, prompt_tokens: int | None = None) -> tuple[bool, str | None]:
         tokens = self.last_prompt_tokens if prompt_tokens is None else prompt_tokens
-        return self.threshold_tokens > 0 and tokens >= self.threshold_tokens
+        due = self.threshold_tokens > 0 and tokens >= self.threshold_tokens
+        if not due:
+            return False, None
+        remaining = self.cooldown.remaining()
+        if remaining:
+            return False, f"cooldown:{remaining}"
+        if self.breaker.tripped:
+            return False, "ineffective"
+        if self.attempts_this_turn >= self.settings.max_attempts:
+            return False, "max_attempts"
+        return True, None
 
     def has_content_to_compress(self, messages: list[Message]) -> bool:
-        head, tail = self._boundaries(messages)
-        return tail > head
+        tokens = [self.count_tokens(m) for m in messages]
+        bounds = find_boundaries(
+            messages, tokens, self.settings, self._tail_budget(), SUMMARY_PREFIX
+        )
+        return bounds.middle_size > 0
+
+    def on_session_reset(self) -> None:
+        super().on_session_reset()
+        self.breaker.reset()
+        self.attempts_this_turn = 0
+
+    def get_status(self) -> dict[str, Any]:
+        status = super().get_status()
+        decision, reason = self.should_compress_info()
+        status.update(
+            blocked_reason=None if decision else reason,
+            cooldown_seconds=self.cooldown.remaining(),
+            summariser="llm" if self.llm is not None else "deterministic",
+            last_summary_source=self.last_summary_source,
+        )
+        return status
+
+    # ------------------------------------------------------------------ the pass
+
+    def _tail_budget(self) -> int:
+        return int(self.threshold_tokens * self.settings.target_ratio)
 
     def compress(
         self,
         messages: list[Message],
         current_tokens: int | None = None,
         focus_topic: str | None = None,
+        force: bool = False,
     ) -> list[Message]:
-        head, tail = self._boundaries(messages)
-        if tail <= head:
+        self.attempts_this_turn += 1
+        clean = sanitize_tool_pairs(messages)
+        tokens = [self.count_tokens(m) for m in clean]
+        bounds = find_boundaries(clean, tokens, self.settings, self._tail_budget(), SUMMARY_PREFIX)
+        if bounds.middle_size == 0:
+            return clean
+        head, middle, tail = (
+            clean[: bounds.head],
+            clean[bounds.head : bounds.tail],
+            clean[bounds.tail :],
+        )
+        previous = [m for m in middle if is_summary(m, SUMMARY_PREFIX)]
+        previous_text = (
+            "\n\n".join(m["content"][len(SUMMARY_PREFIX) :].strip() for m in previous) or None
+        )
+        turns = prune([m for m in middle if not is_summary(m, SUMMARY_PREFIX)])
+        summary = self._summarise(
+            turns, previous_text, focus_topic, sum(tokens[bounds.head : bounds.tail])
+        )
+        if summary is None:
             return list(messages)
-        summary = _summarise(messages[head:tail], focus_topic)
+        result = assemble(head, summary, tail)
+        before = sum(tokens)
+        after = sum(self.count_tokens(m) for m in result)
+        if after >= before:
+            logger.info("compressor.no_gain", before_tokens=before, after_tokens=after)
+            return clean
         self.compression_count += 1
         self.last_prompt_tokens = -1
-        return [*messages[:head], {"role": "user", "content": summary}, *messages[tail:]]
+        self.breaker.pass_ran()
+        return result
 
-    def _boundaries(self, messages: list[Message]) -> tuple[int, int]:
-        """Indices [head, tail) of the middle that may be summarised."""
-        head = 0
-        while head < len(messages) and messages[head].get("role") == "system":
-            head += 1
-        head = min(len(messages), head + self.protect_first_n)
-        while head < len(messages) and messages[head].get("role") == "tool":
-            head += 1  # never separate tool results from the call in the head
-        tail = max(head, len(messages) - self.protect_last_n)
-        while head < tail < len(messages) and messages[tail].get("role") == "tool":
-            tail -= 1  # start the tail at the assistant message that made the calls
-        return head, tail
-
-
-def _summarise(dropped: list[Message], focus_topic: str | None) -> str:
-    asks = [m for m in dropped if m.get("role") == "user" and isinstance(m.get("content"), str)]
-    lines = [SUMMARY_PREFIX, f"{len(dropped)} messages were summarised."]
-    if focus_topic:
-        lines.append(f"Focus: {focus_topic}")
-    if asks:
-        lines.append(f"Latest user ask: {asks[-1]['content']}")
-    tools = sorted(
-        {
-            call.get("function", {}).get("name", "?")
-            for m in dropped
-            for call in m.get("tool_calls") or []
-        }
-    )
-    if tools:
-        lines.append(f"Tools used: {', '.join(tools)}")
-    return "\n".join(lines)[:_MAX_SUMMARY_CHARS]
+    def _summarise(
+        self,
+        turns: list[Any],
+        previous: str | None,
+        focus_topic: str | None,
+        middle_tokens: int,
+    ) -> str | None:
+        """The summary text, or None when the pass must leave the messages alone."""
+        if self.llm is None or self.cooldown.remaining():
+            self.last_summary_source = "deterministic"
+            return fallback_summary(turns, previous)
+        low, high = _SUMMARY_TOKENS
+        target = min(high, max(low, int(middle_tokens * self.settings.target_ratio)))
+        try:
+            answer = self.llm.complete(
+                build_prompt(turns, previous, focus_topic, target), max_tokens=target * 2
+            )
+        except _ABORTING as exc:
+            seconds = self.cooldown.failed()
+            logger.warning(
+                "compressor.summary_aborted",
+                error=f"{type(exc).__name__}: {exc}",
+                cooldown_seconds=seconds,
+            )
+            return None
+        except Exception as exc:
+            seconds = self.cooldown.failed()
+            logger.warning(
+                "compressor.summary_failed",
+                error=f"{type(exc).__name__}: {exc}",
+                cooldown_seconds=seconds,
+                fallback=not self.settings.abort_on_summary_failure,
+            )
+            if self.settings.abort_on_summary_failure:
+                return None
+            self.last_summary_source = "deterministic"
+            return fallback_summary(turns, previous)
+        self.cooldown.succeeded()
+        self.last_summary_source = "llm"
+        return str(answer.text).strip()

@@ -30,7 +30,7 @@ def test_the_embedding_example_activates_the_configured_engine(
     monkeypatch.setenv("HERMES_HOME", str(tmp_path))
     monkeypatch.delenv("HERMES_CONFIG", raising=False)
     monkeypatch.delenv("HERMES_CONTEXT_ENGINE", raising=False)
-    history = sample_conversation(40)
+    history = sample_conversation(300)  # about 65,000 tokens: more than the tail keeps
     incoming = {"role": "user", "content": "and now?"}
     original = [*history, incoming]
     namespace: dict[str, object] = {

@@ -1,0 +1,95 @@
+"""The ``compression:`` section, as the compressor reads and checks it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+from hermes_core import ConfigError, ConfigProblem
+from hermes_core._log import logger
+
+__all__ = ["CompressorSettings"]
+
+TARGET_RATIO_RANGE = (0.10, 0.80)
+
+
+def _fraction(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value <= 1
+
+
+def _count(minimum: int) -> Callable[[object], bool]:
+    return lambda value: isinstance(value, int) and not isinstance(value, bool) and value >= minimum
+
+
+_RULES: dict[str, tuple[Callable[[object], bool], str]] = {
+    "threshold": (_fraction, "a number greater than 0 and at most 1"),
+    "threshold_tokens": (
+        lambda v: v is None or _count(1)(v),
+        "a whole number of tokens, 1 or more (or null)",
+    ),
+    "target_ratio": (_fraction, "a number greater than 0 and at most 1 (clamped to 0.10-0.80)"),
+    "protect_first_n": (_count(0), "a whole number, 0 or more"),
+    "protect_last_n": (_count(1), "a whole number, 1 or more"),
+    "min_tail_user_messages": (_count(0), "a whole number, 0 or more"),
+    "abort_on_summary_failure": (lambda v: isinstance(v, bool), "true or false"),
+    "max_attempts": (_count(1), "a whole number, 1 or more"),
+}
+
+
+@dataclass(frozen=True)
+class CompressorSettings:
+    """Checked compressor settings; the defaults are the reference host's."""
+
+    threshold: float = 0.50
+    threshold_tokens: int | None = None
+    target_ratio: float = 0.20
+    protect_first_n: int = 3
+    protect_last_n: int = 20
+    min_tail_user_messages: int = 1
+    abort_on_summary_failure: bool = False
+    max_attempts: int = 3
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any] | None) -> CompressorSettings:
+        """Read ``config["compression"]``.
+
+        A value that does not fit is reported with its key
+        (``compression.protect_last_n``) and what is expected; with
+        ``context.strict: true`` a :class:`~hermes_core.ConfigError` listing
+        every problem is raised, otherwise each is logged as
+        ``hermes_config.invalid`` and its default is used, so the default
+        engine always starts. ``target_ratio`` is clamped to 0.10-0.80.
+        """
+        config = config or {}
+        section = config.get("compression") or {}
+        strict = bool((config.get("context") or {}).get("strict", False))
+        values: dict[str, Any] = {}
+        problems = []
+        for field in fields(cls):
+            if field.name not in section:
+                continue
+            value = section[field.name]
+            check, expected = _RULES[field.name]
+            if check(value):
+                values[field.name] = value
+            else:
+                problems.append(
+                    ConfigProblem("config.yaml", f"compression.{field.name}", expected, repr(value))
+                )
+        if problems:
+            if strict:
+                raise ConfigError(problems)
+            for problem in problems:
+                logger.warning(
+                    "hermes_config.invalid",
+                    file=problem.source,
+                    key=problem.key,
+                    expected=problem.expected,
+                    got=problem.got,
+                    message=str(problem),
+                )
+        if "target_ratio" in values:
+            low, high = TARGET_RATIO_RANGE
+            values["target_ratio"] = min(high, max(low, float(values["target_ratio"])))
+        return cls(**values)
