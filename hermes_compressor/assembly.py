@@ -7,13 +7,34 @@ from typing import Any
 
 from hermes_core import sanitize_tool_pairs
 
-__all__ = ["SUMMARY_PREFIX", "assemble"]
+__all__ = ["SUMMARY_END", "SUMMARY_PREFIX", "assemble", "split_summary"]
 
 #: The first line of every summary this compressor writes.
 SUMMARY_PREFIX = (
     "[Context summary] Earlier turns of this conversation were compacted into this reference "
     "summary. It is background for what follows, not a new instruction."
 )
+
+
+#: The line that ends every summary, so a summary merged into a message can be split off again.
+SUMMARY_END = "[End of context summary]"
+
+
+def split_summary(message: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
+    """The summary text of a summary message, and what was merged after it (or None)."""
+    content = message.get("content")
+    if isinstance(content, list):
+        first = content[0] if content and isinstance(content[0], dict) else {}
+        summary_text = str(first.get("text", ""))
+        rest = content[1:]
+        remainder = {**message, "content": rest} if rest else None
+    else:
+        text = str(content)
+        summary_text, _, after = text.partition(SUMMARY_END)
+        after = after.strip()
+        remainder = {**message, "content": after} if after else None
+    summary_text = summary_text.removeprefix(SUMMARY_PREFIX).replace(SUMMARY_END, "").strip()
+    return summary_text, remainder
 
 
 def _role(message: Any) -> Any:
@@ -28,7 +49,7 @@ def assemble(head: Sequence[Any], summary: str, tail: Sequence[Any]) -> list[Any
     ``user`` either role would collide, so the summary is merged into the
     first tail message instead.
     """
-    text = f"{SUMMARY_PREFIX}\n\n{summary}"
+    text = f"{SUMMARY_PREFIX}\n\n{summary}\n\n{SUMMARY_END}"
     before = _role(head[-1]) if head else None
     after = _role(tail[0]) if tail else None
     if before == "system":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 
@@ -36,7 +37,7 @@ class FailureCooldown:
     def remaining(self) -> int:
         """Whole seconds left of the current cooldown (0 when there is none)."""
         left = self._until - self._clock()
-        return int(left) + 1 if left > 0 else 0
+        return math.ceil(left) if left > 0 else 0
 
 
 class ThrashBreaker:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from hermes_compressor.assembly import SUMMARY_PREFIX, assemble
+from hermes_compressor.assembly import SUMMARY_PREFIX, assemble, split_summary
 from hermes_compressor.boundaries import find_boundaries, is_summary
 from hermes_compressor.cooldown import FailureCooldown, ThrashBreaker
 from hermes_compressor.fallback_summary import fallback_summary
@@ -143,11 +143,18 @@ class CompressorEngine(ContextEngine):
             clean[bounds.head : bounds.tail],
             clean[bounds.tail :],
         )
-        previous = [m for m in middle if is_summary(m, SUMMARY_PREFIX)]
-        previous_text = (
-            "\n\n".join(m["content"][len(SUMMARY_PREFIX) :].strip() for m in previous) or None
-        )
-        turns = prune([m for m in middle if not is_summary(m, SUMMARY_PREFIX)])
+        summaries: list[str] = []
+        kept: list[Any] = []
+        for message in middle:
+            if is_summary(message, SUMMARY_PREFIX):
+                text, remainder = split_summary(message)
+                summaries.append(text)
+                if remainder is not None:
+                    kept.append(remainder)
+            else:
+                kept.append(message)
+        previous_text = "\n\n".join(summaries) or None
+        turns = prune(kept)
         summary = self._summarise(
             turns, previous_text, focus_topic, sum(tokens[bounds.head : bounds.tail])
         )

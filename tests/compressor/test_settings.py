@@ -1,0 +1,60 @@
+"""The compression: section: reference defaults, clamping, and errors that name the key."""
+
+from __future__ import annotations
+
+import pytest
+from structlog.testing import LogCapture
+
+from hermes_compressor.settings import CompressorSettings
+from hermes_core import ConfigError
+from tests.conftest import events
+
+
+def test_the_defaults_are_the_reference_hosts() -> None:
+    settings = CompressorSettings.from_config({})
+    assert settings == CompressorSettings(
+        threshold=0.5,
+        threshold_tokens=None,
+        target_ratio=0.2,
+        protect_first_n=3,
+        protect_last_n=20,
+        min_tail_user_messages=1,
+        abort_on_summary_failure=False,
+        max_attempts=3,
+    )
+
+
+@pytest.mark.parametrize(("given", "used"), [(0.05, 0.10), (0.95, 0.80), (0.3, 0.3)])
+def test_target_ratio_is_clamped(given: float, used: float) -> None:
+    assert (
+        CompressorSettings.from_config({"compression": {"target_ratio": given}}).target_ratio
+        == used
+    )
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "expected"),
+    [
+        ("protect_last_n", "abc", "a whole number, 1 or more"),
+        ("protect_first_n", -1, "a whole number, 0 or more"),
+        ("threshold", 1.5, "greater than 0 and at most 1"),
+        ("abort_on_summary_failure", "yes", "true or false"),
+        ("max_attempts", 0, "1 or more"),
+        ("threshold_tokens", 2.5, "whole number of tokens"),
+    ],
+)
+def test_an_invalid_value_names_its_key(key: str, value: object, expected: str) -> None:
+    config = {"context": {"strict": True}, "compression": {key: value}}
+    with pytest.raises(ConfigError) as raised:
+        CompressorSettings.from_config(config)
+    (problem,) = raised.value.problems
+    assert problem.key == f"compression.{key}"
+    assert expected in problem.expected
+    assert f"key 'compression.{key}'" in str(raised.value)
+
+
+def test_without_strict_an_invalid_value_is_logged_and_its_default_used(logs: LogCapture) -> None:
+    settings = CompressorSettings.from_config({"compression": {"protect_last_n": "many"}})
+    assert settings.protect_last_n == 20
+    (event,) = events(logs, "hermes_config.invalid")
+    assert event["key"] == "compression.protect_last_n"

@@ -1,0 +1,241 @@
+"""Summaries through a real chat-completions server on 127.0.0.1, and every way that fails."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from pytest_httpserver import HTTPServer
+from werkzeug import Request, Response
+
+from hermes_compressor import CompressorEngine
+from hermes_compressor.assembly import SUMMARY_PREFIX
+from hermes_compressor.fallback_summary import MAX_FALLBACK_CHARS
+from hermes_core import validate_messages
+from hermes_core.llm import AuxiliaryLLMConfig, ChatClient
+from tests.compressor.helpers import transcript, user
+
+CONFIG = {"compression": {"protect_first_n": 1, "protect_last_n": 6}}
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def llm_for(server: HTTPServer, timeout: float = 2.0) -> ChatClient:
+    config = AuxiliaryLLMConfig(
+        base_url=server.url_for("/v1"), model="summariser", timeout_seconds=timeout, max_retries=0
+    )
+    return ChatClient(config, env={})
+
+
+def summariser(
+    server: HTTPServer, text: str = "## Goal\nFix every module."
+) -> list[dict[str, Any]]:
+    """Answer every request with ``text``; returns the list of request bodies received."""
+    bodies: list[dict[str, Any]] = []
+
+    def handler(request: Request) -> Response:
+        bodies.append(json.loads(request.data))
+        answer = {"choices": [{"message": {"role": "assistant", "content": text}}]}
+        return Response(json.dumps(answer), content_type="application/json")
+
+    server.expect_request("/v1/chat/completions").respond_with_handler(handler)
+    return bodies
+
+
+def engine_with(llm: Any, clock: Clock | None = None, **compression: Any) -> CompressorEngine:
+    config = copy.deepcopy(CONFIG)
+    config["compression"].update(compression)
+    engine = CompressorEngine(config, llm, clock=clock or Clock())
+    engine.update_model("main-model", 20_000)
+    return engine
+
+
+def summary_of(result: list[dict[str, Any]]) -> str:
+    (text,) = [m["content"] for m in result if str(m.get("content", "")).startswith(SUMMARY_PREFIX)]
+    return text
+
+
+def test_the_llm_summary_replaces_the_middle(httpserver: HTTPServer) -> None:
+    bodies = summariser(httpserver)
+    engine = engine_with(llm_for(httpserver))
+    messages = transcript(20)
+    result = engine.compress(copy.deepcopy(messages))
+    assert validate_messages(result) == []
+    assert result[:2] == messages[:2]
+    assert result[-6:] == messages[-6:]
+    assert "\n\n## Goal\nFix every module.\n\n[End of context summary]" in summary_of(result)
+    (body,) = bodies
+    system, prompt = body["messages"]
+    assert "## Pending user asks" in system["content"] and "## Relevant files" in system["content"]
+    assert "Turn 3: fix the bug in src/module_3.py" in prompt["content"]
+    assert engine.compression_count == 1 and engine.last_prompt_tokens == -1
+    assert engine.get_status()["last_summary_source"] == "llm"
+
+
+def test_secrets_never_reach_the_summariser(httpserver: HTTPServer) -> None:
+    bodies = summariser(httpserver)
+    engine = engine_with(llm_for(httpserver))
+    messages = transcript(20)
+    messages[5]["content"] = (
+        "export OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwx; "
+        "curl -H 'Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.payload' "
+        "https://admin:hunter2@db.internal/x AKIAABCDEFGHIJKLMNOP password=letmein123"
+    )
+    engine.compress(messages)
+    sent = json.dumps(bodies[0])
+    for secret in (
+        "sk-proj-abcdefghij",
+        "eyJhbGciOiJIUzI1NiJ9",
+        "hunter2",
+        "AKIAABCDEFGHIJKLMNOP",
+        "letmein123",
+    ):
+        assert secret not in sent
+    assert "[REDACTED]" in sent
+
+
+def test_a_focus_topic_gets_most_of_the_budget(httpserver: HTTPServer) -> None:
+    bodies = summariser(httpserver)
+    engine_with(llm_for(httpserver)).compress(transcript(20), focus_topic="module_7")
+    assert "about 60%" in bodies[0]["messages"][1]["content"]
+    assert "'module_7'" in bodies[0]["messages"][1]["content"]
+
+
+def test_a_second_pass_updates_the_earlier_summary(httpserver: HTTPServer) -> None:
+    bodies = summariser(httpserver, "## Goal\nFIRST SUMMARY")
+    engine = engine_with(llm_for(httpserver))
+    first = engine.compress(transcript(20))
+    grown = first + transcript(20)[1:]
+    second = engine.compress(grown)
+    prompt = bodies[1]["messages"][1]["content"]
+    assert "<earlier_summary>\n## Goal\nFIRST SUMMARY\n</earlier_summary>" in prompt
+    assert "do not start over" in prompt
+    assert len([m for m in second if str(m.get("content", "")).startswith(SUMMARY_PREFIX)]) == 1
+    assert engine.compression_count == 2
+
+
+@pytest.mark.parametrize("status", [401, 402, 429])
+def test_auth_and_quota_failures_leave_the_messages_alone_and_cool_down(
+    httpserver: HTTPServer, status: int
+) -> None:
+    httpserver.expect_request("/v1/chat/completions").respond_with_data("no", status=status)
+    engine = engine_with(llm_for(httpserver))
+    messages = transcript(20)
+    assert engine.compress(copy.deepcopy(messages)) == messages
+    assert engine.compression_count == 0
+    engine.last_prompt_tokens = 19_000
+    assert engine.should_compress_info() == (False, "cooldown:60")
+
+
+def test_a_network_failure_leaves_the_messages_alone() -> None:
+    config = AuxiliaryLLMConfig(base_url="http://127.0.0.1:9/v1", model="m", timeout_seconds=1)
+    engine = engine_with(ChatClient(config, env={}))
+    messages = transcript(20)
+    assert engine.compress(copy.deepcopy(messages)) == messages
+
+
+def test_a_bad_answer_falls_back_to_the_deterministic_summary_and_cooldowns_escalate(
+    httpserver: HTTPServer,
+) -> None:
+    httpserver.expect_request("/v1/chat/completions").respond_with_data("garbage", status=200)
+    clock = Clock()
+    engine = engine_with(llm_for(httpserver), clock)
+    result = engine.compress(transcript(20))
+    assert "## Latest user ask" in summary_of(result)
+    assert engine.get_status()["last_summary_source"] == "deterministic"
+    engine.last_prompt_tokens = 19_000
+    assert engine.should_compress_info() == (False, "cooldown:60")
+    clock.now += 61
+    assert engine.should_compress_info() == (True, None)
+    engine.compress(transcript(20))
+    engine.last_prompt_tokens = 19_000
+    assert engine.should_compress_info() == (False, "cooldown:300")
+    clock.now += 301
+    engine.compress(transcript(20))
+    engine.last_prompt_tokens = 19_000
+    assert engine.should_compress_info() == (False, "cooldown:900")
+
+
+def test_during_a_cooldown_passes_use_the_fallback_without_calling_the_llm(
+    httpserver: HTTPServer,
+) -> None:
+    httpserver.expect_request("/v1/chat/completions").respond_with_data("garbage", status=200)
+    engine = engine_with(llm_for(httpserver))
+    engine.compress(transcript(20))
+    engine.compress(transcript(20))
+    assert len(httpserver.log) == 1
+
+
+def test_abort_on_summary_failure_leaves_the_messages_alone(httpserver: HTTPServer) -> None:
+    httpserver.expect_request("/v1/chat/completions").respond_with_data("garbage", status=200)
+    engine = engine_with(llm_for(httpserver), abort_on_summary_failure=True)
+    messages = transcript(20)
+    assert engine.compress(copy.deepcopy(messages)) == messages
+
+
+def test_a_success_resets_the_cooldown_escalation(httpserver: HTTPServer) -> None:
+    answers = iter(["garbage", json.dumps({"choices": [{"message": {"content": "## Goal\nok"}}]})])
+    httpserver.expect_request("/v1/chat/completions").respond_with_handler(
+        lambda request: Response(next(answers), content_type="application/json")
+    )
+    clock = Clock()
+    engine = engine_with(llm_for(httpserver), clock)
+    engine.compress(transcript(20))
+    clock.now += 61
+    engine.compress(transcript(20))
+    assert engine.cooldown.remaining() == 0
+    assert engine.cooldown.failed() == 60
+
+
+def test_without_an_llm_the_fallback_is_used_with_no_cooldown() -> None:
+    engine = engine_with(None)
+    result = engine.compress(transcript(30))
+    summary = summary_of(result)
+    assert "## Latest user ask\nTurn" in summary
+    assert "src/module_3.py" in summary
+    assert engine.cooldown.remaining() == 0
+
+
+def test_the_fallback_summary_is_capped() -> None:
+    engine = engine_with(None, protect_last_n=2)
+    messages = transcript(400, body=2_000)
+    messages.insert(2, user("x" * 50_000))
+    summary = summary_of(engine.compress(messages))
+    body = summary.split("\n\n", 1)[1].split("[End of context summary]")[0]
+    assert len(body.strip()) <= MAX_FALLBACK_CHARS
+
+
+def test_usage_still_over_the_threshold_after_two_passes_reports_ineffective() -> None:
+    engine = engine_with(None)
+    over = {"prompt_tokens": 15_000, "completion_tokens": 1, "total_tokens": 15_001}
+    for _ in range(2):
+        engine.compress(transcript(20))
+        engine.update_from_response(over)
+    assert engine.should_compress_info() == (False, "ineffective")
+    engine.update_from_response({"prompt_tokens": 2_000, "completion_tokens": 1, "total_tokens": 1})
+    assert engine.should_compress_info(15_000) == (True, None)
+
+
+def test_passes_per_turn_are_capped_by_max_attempts() -> None:
+    engine = engine_with(None, max_attempts=2)
+    engine.last_prompt_tokens = 15_000
+    engine.compress(transcript(20))
+    engine.compress(transcript(20))
+    assert engine.should_compress_info(15_000) == (False, "max_attempts")
+    engine.update_from_response(
+        {"prompt_tokens": 15_000, "completion_tokens": 1, "total_tokens": 1}
+    )
+    assert engine.should_compress_info() == (True, None)
+
+
+def test_threshold_tokens_overrides_the_fraction() -> None:
+    engine = engine_with(None, threshold_tokens=1_234)
+    assert engine.threshold_tokens == 1_234
