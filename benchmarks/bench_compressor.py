@@ -91,8 +91,8 @@ def main() -> int:
         messages = transcript(size)
         engine = CompressorEngine({"compression": {"protect_first_n": 3, "protect_last_n": 20}})
         engine.update_model("bench-model", 200_000)
-        dumps = best(lambda: json.dumps(messages))
-        compress = best(lambda: engine.compress(messages))
+        dumps = best(lambda m=messages: json.dumps(m))
+        compress = best(lambda m=messages, e=engine: e.compress(m))
         result = engine.compress(messages)
         rows.append((len(messages), dumps, compress, len(result)))
     ok = True

@@ -1,4 +1,4 @@
-"""Replaying a long transcript through the host: passes fire at the threshold and build on each other."""
+"""A long transcript replayed through the host: passes fire at the threshold, build on each other."""
 
 from __future__ import annotations
 
