@@ -96,9 +96,8 @@ def main() -> int:
         result = engine.compress(messages)
         rows.append((len(messages), dumps, compress, len(result)))
     ok = True
-    print(
-        f"{'messages':>9} {'json.dumps':>11} {'compress':>10} {'vs dumps':>9} {'vs half':>8} {'kept':>5}"
-    )
+    header = ("messages", "json.dumps", "compress", "vs dumps", "vs half", "kept")
+    print("{:>9} {:>11} {:>10} {:>9} {:>8} {:>5}".format(*header))
     previous = None
     for count, dumps, compress, kept in rows:
         ratio = compress / dumps
@@ -106,7 +105,8 @@ def main() -> int:
         ok &= ratio <= 5.0 and (growth is None or growth <= 2.3)
         growth_text = f"{growth:7.2f}x" if growth else f"{'-':>8}"
         print(
-            f"{count:9,} {dumps * 1e3:8.1f} ms {compress * 1e3:7.1f} ms {ratio:8.2f}x {growth_text} {kept:5}"
+            f"{count:9,} {dumps * 1e3:8.1f} ms {compress * 1e3:7.1f} ms "
+            f"{ratio:8.2f}x {growth_text} {kept:5}"
         )
         previous = compress
     print(f"targets (pass <= 5x json.dumps, each doubling <= 2.3x): {'met' if ok else 'MISSED'}")

@@ -1,4 +1,4 @@
-"""A long transcript replayed through the host: passes fire at the threshold, build on each other."""
+"""A long transcript replayed through the host: passes fire at the threshold and build up."""
 
 from __future__ import annotations
 
