@@ -30,3 +30,9 @@ def logs() -> Iterator[LogCapture]:
 
 def events(capture: LogCapture, name: str) -> list[dict[str, object]]:
     return [entry for entry in capture.entries if entry["event"] == name]
+
+
+@pytest.fixture(scope="session")
+def httpserver_listen_address() -> tuple[str, int]:
+    """pytest-httpserver listens on 127.0.0.1 (not whatever 'localhost' resolves to)."""
+    return ("127.0.0.1", 0)
