@@ -83,14 +83,18 @@ class ContextEngineSpec:
         focus_topic: str | None,
         force: bool,
         memory_context: str,
+        session_id: str,
+        deadline: float | None,
     ) -> list[dict[str, Any]]:
         """One compression pass (always: ``messages``).
 
         Return a valid OpenAI-format message list. ``messages`` is a private
         deep copy; the pass may run on a pooled thread under a host timeout, after
         which its result is discarded. ``force`` (a provider overflow error or
-        a manual ``/compress``) and ``memory_context`` are passed only when
-        the method accepts them.
+        a manual ``/compress``), ``memory_context``, ``session_id`` and
+        ``deadline`` (``time.monotonic()`` value after which the host has given
+        up: commit nothing durable after it) are passed only when the method
+        accepts them.
         """
         raise NotImplementedError
 
@@ -160,10 +164,13 @@ class ContextEngineSpec:
         raise NotImplementedError
 
     @hookspec(firstresult=True)
-    def handle_tool_call(self, name: str, args: dict[str, Any], messages: list[Any]) -> str:
+    def handle_tool_call(
+        self, name: str, args: dict[str, Any], messages: list[Any], session_id: str | None
+    ) -> str:
         """Run one of this engine's tools (always: ``name``, ``args``); return JSON text.
 
-        ``messages`` (the conversation) is passed by keyword when accepted. An
+        ``messages`` (the conversation) and ``session_id`` are passed by
+        keyword when accepted. An
         exception becomes ``{"error": "Context engine tool '<name>' failed: ..."}``.
         """
         raise NotImplementedError
@@ -184,10 +191,12 @@ class ContextEngineSpec:
         conversation_messages: list[dict[str, Any]] | None,
         incoming_message: dict[str, Any] | None,
         budget_tokens: int,
+        session_id: str | None,
     ) -> list[dict[str, Any]] | None:
         """Before every provider request (always: ``request_messages``; the rest by keyword).
 
-        Return a replacement list for this one call, or None. Copies only;
+        Return a replacement list for this one call, or None. ``session_id``
+        (the host's current session) is passed when accepted. Copies only;
         exceptions and invalid results fall back to the original request.
         Engines that do not override it are never called.
         """
@@ -204,6 +213,7 @@ class ContextEngineSpec:
         interrupted: bool,
         failed: bool,
         turn_exit_reason: str,
+        session_id: str | None,
     ) -> None:
         """After a finished turn has been persisted (always: ``messages``).
 

@@ -173,7 +173,10 @@ def test_keywords_reach_only_engines_that_accept_them() -> None:
         "focus_topic": "auth",
     }
     assert received["messages"] == {"messages": MESSAGES}
-    assert received["kwargs"]["kwargs"] == {"force": True, "memory_context": "mem"}
+    extra = dict(received["kwargs"]["kwargs"])
+    deadline = extra.pop("deadline")
+    assert extra == {"force": True, "memory_context": "mem", "session_id": "default"}
+    assert 110 < deadline - time.monotonic() <= 120  # the host waits 120 s by default
 
 
 def test_observers_hear_of_compressed_and_failed_passes(logs: LogCapture) -> None:

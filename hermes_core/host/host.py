@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import operator
 import os
+import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,15 @@ from hermes_core.tokens import estimate_tokens
 __all__ = ["ContextHost"]
 
 _DEFAULT_SESSION = "default"
+#: Keywords the host offers ``compress``; each reaches only engines that accept it.
+_COMPRESS_KEYWORDS = (
+    "current_tokens",
+    "focus_topic",
+    "force",
+    "memory_context",
+    "session_id",
+    "deadline",
+)
 _TRACED = (
     "update_from_response",
     "should_compress",
@@ -124,8 +134,12 @@ class ContextHost:
         self._compress_offers = frozenset(
             accepted_keywords(
                 engine.compress,
-                dict.fromkeys(("current_tokens", "focus_topic", "force", "memory_context")),
+                dict.fromkeys(_COMPRESS_KEYWORDS),
             )
+        )
+        # Engines that serve several sessions learn which one a call is for.
+        self._select_takes_session = "session_id" in accepted_keywords(
+            engine.select_context, {"session_id": None}
         )
 
     @classmethod
@@ -303,8 +317,10 @@ class ContextHost:
         """Run one compression pass and return the messages to continue with.
 
         The engine gets a private deep copy; keywords reach it only when its
-        ``compress`` accepts them. With ``compression.context_timeout_seconds
-        > 0`` (default 120) the pass runs on the shared daemon pool; on
+        ``compress`` accepts them, among them ``session_id`` and ``deadline``
+        (the ``time.monotonic()`` value at which the host stops waiting: an
+        engine that commits durable state must not commit after it). With
+        ``compression.context_timeout_seconds > 0`` (default 120) the pass runs on the shared daemon pool; on
         timeout ``messages`` is returned unchanged (``context_engine.compress_timeout``)
         and the late result is dropped. One pass per session
         (``session_id``, default: the current session) at a time. An
@@ -312,15 +328,18 @@ class ContextHost:
         sequence returns ``messages`` itself, logged and counted.
         """
         session = session_id or self.session_id or _DEFAULT_SESSION
+        timeout = self.context_timeout_seconds
         offered = {
             "current_tokens": current_tokens,
             "focus_topic": focus_topic,
             "force": force,
             "memory_context": memory_context,
+            "session_id": session,
+            "deadline": time.monotonic() + timeout if timeout > 0 else None,
         }
         keywords = {k: v for k, v in offered.items() if k in self._compress_offers}
         self.counters.add("passes")
-        outcome = self._passes.run(session, messages, keywords, self.context_timeout_seconds)
+        outcome = self._passes.run(session, messages, keywords, timeout)
         if outcome.outcome == "compressed":
             self.counters.add("passes_compressed")
             before = current_tokens if current_tokens else estimate_tokens(messages)
@@ -418,7 +437,9 @@ class ContextHost:
             observe(
                 copy_messages(messages),
                 normalize_usage(usage) if usage is not None else None,
-                **accepted_keywords(self.engine.on_turn_complete, meta),
+                **accepted_keywords(
+                    self.engine.on_turn_complete, {"session_id": self.session_id, **meta}
+                ),
             )
         except Exception as exc:
             self._failed("on_turn_complete", exc)
@@ -450,11 +471,10 @@ class ContextHost:
         if self._tool_names is None:
             self.tool_schemas()
         assert self._tool_names is not None
-        extra = {}
+        offered: dict[str, Any] = {"session_id": self.session_id}
         if messages is not None:
-            extra = accepted_keywords(
-                self.engine.handle_tool_call, {"messages": copy_messages(messages)}
-            )
+            offered["messages"] = copy_messages(messages)
+        extra = accepted_keywords(self.engine.handle_tool_call, offered)
         return dispatch_tool_call(
             self._methods["handle_tool_call"], self._tool_names, name, args, extra
         )
@@ -505,12 +525,21 @@ class _SelectingHost(ContextHost):
             request, history, incoming = _copies(
                 request_messages, conversation_messages, incoming_message
             )
-            result = select(
-                request,
-                conversation_messages=history,
-                incoming_message=incoming,
-                budget_tokens=budget_tokens,
-            )
+            if self._select_takes_session:
+                result = select(
+                    request,
+                    conversation_messages=history,
+                    incoming_message=incoming,
+                    budget_tokens=budget_tokens,
+                    session_id=self.session_id,
+                )
+            else:
+                result = select(
+                    request,
+                    conversation_messages=history,
+                    incoming_message=incoming,
+                    budget_tokens=budget_tokens,
+                )
         except Exception as exc:
             self.counters.add("select_context_fallbacks")
             self._failed("select_context", exc)
