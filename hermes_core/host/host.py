@@ -320,8 +320,9 @@ class ContextHost:
         ``compress`` accepts them, among them ``session_id`` and ``deadline``
         (the ``time.monotonic()`` value at which the host stops waiting: an
         engine that commits durable state must not commit after it). With
-        ``compression.context_timeout_seconds > 0`` (default 120) the pass runs on the shared daemon pool; on
-        timeout ``messages`` is returned unchanged (``context_engine.compress_timeout``)
+        ``compression.context_timeout_seconds > 0`` (default 120) the pass
+        runs on the shared daemon pool; on timeout ``messages`` is returned
+        unchanged (``context_engine.compress_timeout``)
         and the late result is dropped. One pass per session
         (``session_id``, default: the current session) at a time. An
         exception, a timeout, or a result that is not a valid message
