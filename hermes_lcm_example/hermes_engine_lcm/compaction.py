@@ -1,0 +1,260 @@
+"""Compaction passes: fold the oldest raw messages into leaf summaries, and summaries upward.
+
+Bounded by ``max_passes`` and a deadline. Each pass writes its summary and
+prunes the active context in one transaction, after checking that the items
+it summarised are still there, and commits nothing once the deadline has
+passed (after a host timeout nothing a late pass does becomes visible).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from hermes_core._log import logger
+from hermes_engine_lcm.render import render_turns
+from hermes_engine_lcm.settings import LCMSettings
+from hermes_engine_lcm.store.database import Database
+from hermes_engine_lcm.store.nodes import Item, active_items, load_summary, replace_with_summary
+from hermes_engine_lcm.summarizer import summarize
+
+__all__ = ["CompactionReport", "compact", "fresh_tail"]
+
+#: Leaf chunks smaller than this are not worth a summary.
+MIN_LEAF_TOKENS = 128
+
+
+@dataclass(frozen=True)
+class CompactionReport:
+    passes: int
+    before_tokens: int
+    after_tokens: int
+    tail_tokens: int
+    stopped: str
+
+
+@dataclass(frozen=True)
+class _Plan:
+    items: list[Item]
+    depth: int
+    text: str
+    input_tokens: int
+    first_seq: int
+    last_seq: int
+    first_at: float
+    last_at: float
+    covers: str
+
+
+def _ranges(ids: Sequence[int]) -> str:
+    parts: list[str] = []
+    start = previous = ids[0]
+    for value in ids[1:]:
+        if value != previous + 1:
+            parts.append(f"M{start}" if start == previous else f"M{start}-M{previous}")
+            start = value
+        previous = value
+    parts.append(f"M{start}" if start == previous else f"M{start}-M{previous}")
+    return ", ".join(parts)
+
+
+def _message_meta(db: Any, items: Sequence[Item]) -> dict[int, tuple[str, int, float]]:
+    ids = [i.ref_id for i in items if i.kind == "message"]
+    meta: dict[int, tuple[str, int, float]] = {}
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        for row in db.execute(
+            f"SELECT id, role, seq, created_at FROM messages WHERE id IN ({','.join('?' * len(chunk))})",
+            chunk,
+        ):
+            meta[row[0]] = (row[1], row[2], row[3])
+    return meta
+
+
+def fresh_tail(items: Sequence[Item], meta: dict[int, tuple[str, int, float]], count: int) -> int:
+    """Index of the first item of the fresh tail (the last ``count`` raw messages, whole groups)."""
+    seen = 0
+    index = len(items)
+    while index > 0 and seen < count:
+        index -= 1
+        if items[index].kind == "message":
+            seen += 1
+    while index > 0 and items[index].kind == "message" and meta[items[index].ref_id][0] == "tool":
+        index -= 1  # keep a tool call with its results
+    return index
+
+
+def _leaf_plan(db: Any, items: list[Item], settings: LCMSettings) -> _Plan | None:
+    meta = _message_meta(db, items)
+    tail = fresh_tail(items, meta, settings.fresh_tail_messages)
+    index = 0
+    while index < tail:
+        if items[index].kind != "message" or meta[items[index].ref_id][0] == "system":
+            index += 1
+            continue
+        chunk: list[Item] = []
+        tokens = 0
+        cursor = index
+        while cursor < tail and items[cursor].kind == "message":
+            role = meta[items[cursor].ref_id][0]
+            if role == "system":
+                break
+            group_end = cursor + 1
+            while (
+                group_end < tail
+                and items[group_end].kind == "message"
+                and meta[items[group_end].ref_id][0] == "tool"
+            ):
+                group_end += 1
+            if (
+                group_end < len(items)
+                and items[group_end].kind == "message"
+                and (meta[items[group_end].ref_id][0] == "tool")
+            ):
+                break  # the group runs into the fresh tail: leave it whole
+            group_tokens = sum(i.tokens for i in items[cursor:group_end])
+            if chunk and tokens + group_tokens > settings.leaf_chunk_tokens:
+                break
+            chunk.extend(items[cursor:group_end])
+            tokens += group_tokens
+            cursor = group_end
+        if chunk and tokens >= MIN_LEAF_TOKENS:
+            ids = [i.ref_id for i in chunk]
+            bodies = {
+                row[0]: json.loads(row[1])
+                for row in db.execute(
+                    f"SELECT id, body FROM messages WHERE id IN ({','.join('?' * len(ids))})", ids
+                )
+            }
+            seqs = [meta[i][1] for i in ids]
+            times = [meta[i][2] for i in ids]
+            return _Plan(
+                items=chunk,
+                depth=0,
+                text=render_turns([bodies[i] for i in ids]),
+                input_tokens=tokens,
+                first_seq=min(seqs),
+                last_seq=max(seqs),
+                first_at=min(times),
+                last_at=max(times),
+                covers=f"{_ranges(ids)} ({len(ids)} messages)",
+            )
+        index = max(cursor, index + 1)
+    return None
+
+
+def _condense_plan(db: Any, items: list[Item], settings: LCMSettings) -> _Plan | None:
+    fanin = settings.condensation_fanin
+    summaries = {i.ref_id: load_summary(db, i.ref_id) for i in items if i.kind == "summary"}
+    for start in range(len(items) - fanin + 1):
+        run = items[start : start + fanin]
+        if any(i.kind != "summary" for i in run):
+            continue
+        rows = [summaries[i.ref_id] for i in run]
+        if any(r is None for r in rows) or len({r.depth for r in rows if r}) != 1:
+            continue
+        nodes = [r for r in rows if r is not None]
+        return _Plan(
+            items=run,
+            depth=nodes[0].depth + 1,
+            text="\n\n".join(f"[S{r.id}] {r.text}" for r in nodes),
+            input_tokens=sum(i.tokens for i in run),
+            first_seq=min(r.first_seq for r in nodes),
+            last_seq=max(r.last_seq for r in nodes),
+            first_at=min(r.first_at for r in nodes),
+            last_at=max(r.last_at for r in nodes),
+            covers=", ".join(f"S{r.id}" for r in nodes) + f" (messages {nodes[0].first_seq}-"
+            f"{nodes[-1].last_seq})",
+        )
+    return None
+
+
+class _Late(Exception):
+    """The deadline passed before the commit: roll the pass back."""
+
+
+def compact(
+    database: Database,
+    session_id: str,
+    settings: LCMSettings,
+    llm: Any,
+    target_tokens: int,
+    deadline: float,
+) -> CompactionReport:
+    """Run passes until the active context fits ``target_tokens`` or nothing is left to fold."""
+    passes = retries = 0
+    before = after = tail_tokens = 0
+    stopped = "target"
+    while True:
+        with database.read() as db:
+            items = active_items(db, session_id)
+            after = sum(i.tokens for i in items)
+            if passes == 0:
+                before = after
+            meta = _message_meta(db, items)
+            start = fresh_tail(items, meta, settings.fresh_tail_messages)
+            tail_tokens = sum(i.tokens for i in items[start:])
+            if after <= target_tokens:
+                stopped = "target"
+                break
+            if passes >= settings.max_passes:
+                stopped = "max_passes"
+                break
+            if time.monotonic() >= deadline:
+                stopped = "deadline"
+                break
+            plan = _leaf_plan(db, items, settings) or _condense_plan(db, items, settings)
+        if plan is None:
+            stopped = "nothing_left"
+            break
+        target = max(32, min(settings.summary_target_tokens, plan.input_tokens // 4))
+        # the footer naming what is covered costs about 40 tokens of the budget
+        text, level = summarize(llm, plan.text, max(16, plan.input_tokens - 40), target)
+        try:
+            with database.write() as db:
+                current = {
+                    (row[0], row[1], row[2])
+                    for row in db.execute(
+                        "SELECT position, kind, ref_id FROM context_items WHERE session_id = ?"
+                        f" AND position IN ({','.join('?' * len(plan.items))})",
+                        [session_id, *[i.position for i in plan.items]],
+                    )
+                }
+                if current != {(i.position, i.kind, i.ref_id) for i in plan.items}:
+                    retries += 1
+                    if retries > 3:
+                        stopped = "contended"
+                        break
+                    continue  # the context changed under this pass; plan again
+                summary_id = db.execute(
+                    "SELECT COALESCE(MAX(id), 0) + 1 FROM summaries"
+                ).fetchone()[0]
+                body = (
+                    f"{text}\n\nCovers {plan.covers}. "
+                    f'To read the originals: lcm_expand(id="S{summary_id}").'
+                )
+                if time.monotonic() >= deadline:
+                    raise _Late
+                replace_with_summary(
+                    db,
+                    session_id,
+                    plan.items,
+                    depth=plan.depth,
+                    level=level,
+                    text=body,
+                    tokens=-(-len(body) // 4) + 4,
+                    first_seq=plan.first_seq,
+                    last_seq=plan.last_seq,
+                    first_at=plan.first_at,
+                    last_at=plan.last_at,
+                    summary_id=summary_id,
+                )
+        except _Late:
+            stopped = "deadline"
+            logger.warning("lcm.pass_rolled_back", session_id=session_id, reason="deadline")
+            break
+        passes += 1
+    return CompactionReport(passes, before, after, tail_tokens, stopped)

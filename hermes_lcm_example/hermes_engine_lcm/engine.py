@@ -1,0 +1,247 @@
+"""LCMEngine: a lossless store, a summary DAG, and retrieval tools, behind the ContextEngine contract."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from hermes_core import ContextEngine, Message
+from hermes_core.tokens import estimate_tokens
+from hermes_engine_lcm import tools
+from hermes_engine_lcm.compaction import compact
+from hermes_engine_lcm.render import SUMMARY_PREFIX, is_lcm_summary
+from hermes_engine_lcm.selection import active_messages, relevant_groups
+from hermes_engine_lcm.settings import LCMSettings
+from hermes_engine_lcm.store.database import Database
+from hermes_engine_lcm.store.messages import ingest
+from hermes_engine_lcm.store.nodes import active_items
+
+__all__ = ["LCMEngine"]
+
+#: Compaction leaves the active context at this share of the threshold.
+TARGET_SHARE = 0.6
+#: Seconds kept free before the host's deadline, so a pass never commits after it.
+DEADLINE_MARGIN = 0.25
+
+
+def _text(message: Any) -> str:
+    content = message.get("content") if isinstance(message, dict) else None
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return " ".join(p.get("text", "") for p in content if isinstance(p, dict))
+    return ""
+
+
+class LCMEngine(ContextEngine):
+    """Lossless Context Management: nothing is ever lost, only folded.
+
+    Thread-safe: one instance can serve concurrent sessions; every method
+    that concerns a session accepts ``session_id`` (the host passes it) and
+    otherwise uses the session of the last ``on_session_start``.
+    """
+
+    def __init__(
+        self,
+        config: Mapping[str, Any] | None = None,
+        hermes_home: Path | str | None = None,
+        llm: Any = None,
+    ) -> None:
+        self.settings = LCMSettings.from_config(config)
+        self.threshold_percent = self.settings.threshold
+        home = Path(hermes_home).expanduser() if hermes_home else Path("~/.hermes").expanduser()
+        self.database = Database(self.settings.database_path(home))
+        self.llm = llm
+        self._session = "default"
+        self._lock = threading.Lock()
+        self._tail_exceeds: dict[str, bool] = {}
+        self._selections: dict[str, tuple[Any, list[Message]]] = {}
+
+    @property
+    def name(self) -> str:
+        return "lcm"
+
+    def _sid(self, session_id: str | None) -> str:
+        return session_id or self._session
+
+    def _ingest(self, session_id: str, messages: Any) -> list[int]:
+        if not isinstance(messages, list) or not messages:
+            return []
+        with self.database.write() as db:
+            return ingest(db, session_id, messages, skip=is_lcm_summary)
+
+    # ------------------------------------------------------------------ decisions
+
+    def update_from_response(self, usage: dict[str, Any]) -> None:
+        self.last_prompt_tokens = int(usage.get("prompt_tokens", 0))
+        self.last_completion_tokens = int(usage.get("completion_tokens", 0))
+        self.last_total_tokens = int(usage.get("total_tokens", 0))
+
+    def should_compress(self, prompt_tokens: int | None = None) -> bool:
+        return self.should_compress_info(prompt_tokens)[0]
+
+    def should_compress_info(self, prompt_tokens: int | None = None) -> tuple[bool, str | None]:
+        tokens = self.last_prompt_tokens if prompt_tokens is None else prompt_tokens
+        if not (self.threshold_tokens > 0 and tokens >= self.threshold_tokens):
+            return False, None
+        if self._tail_exceeds.get(self._session):
+            return False, "tail_exceeds_budget"
+        return True, None
+
+    # ------------------------------------------------------------------ compaction
+
+    def compress(
+        self,
+        messages: list[Message],
+        current_tokens: int | None = None,
+        focus_topic: str | None = None,
+        session_id: str | None = None,
+        deadline: float | None = None,
+    ) -> list[Message]:
+        """Store what is new, fold the oldest context into summaries, return the active context."""
+        sid = self._sid(session_id)
+        self._ingest(sid, messages)
+        own_deadline = time.monotonic() + self.settings.deadline_seconds
+        if deadline is not None:
+            own_deadline = min(own_deadline, deadline - DEADLINE_MARGIN)
+        target = int(self.threshold_tokens * TARGET_SHARE)
+        report = compact(self.database, sid, self.settings, self.llm, target, own_deadline)
+        with self._lock:
+            self._tail_exceeds[sid] = 0 < self.threshold_tokens < report.tail_tokens
+        if report.passes:
+            self.compression_count += 1
+            self.last_prompt_tokens = -1
+        with self.database.read() as db:
+            return active_messages(db, active_items(db, sid))
+
+    # ------------------------------------------------------------------ per request
+
+    def select_context(
+        self,
+        request_messages: list[Message],
+        *,
+        conversation_messages: list[Message] | None = None,
+        incoming_message: Message | None = None,
+        budget_tokens: int = 0,
+        session_id: str | None = None,
+    ) -> list[Message] | None:
+        """System prompt, summaries, the originals most relevant to the incoming message, fresh tail."""
+        sid = self._sid(session_id)
+        history = list(
+            conversation_messages if conversation_messages is not None else request_messages
+        )
+        if incoming_message is not None and (not history or history[-1] != incoming_message):
+            history.append(incoming_message)
+        self._ingest(sid, history)
+        query = _text(incoming_message)
+        with self.database.read() as db:
+            items = active_items(db, sid)
+            key = (tuple((i.position, i.ref_id) for i in items), query, budget_tokens)
+            cached = self._selections.get(sid)
+            if cached is not None and cached[0] == key:
+                return list(cached[1])
+            messages = active_messages(db, items)
+            active_ids = {i.ref_id for i in items if i.kind == "message"}
+            relevant = relevant_groups(
+                db, sid, query, active_ids, self.settings.relevant_messages, self.database.fts
+            )
+        summary_at = max((i for i, m in enumerate(messages) if is_lcm_summary(m)), default=None)
+        if summary_at is not None and relevant:
+            picked = [m for _, m in relevant]
+            while (
+                picked
+                and budget_tokens
+                and (estimate_tokens(messages) + estimate_tokens(picked) > budget_tokens)
+            ):
+                picked = picked[1:]
+                while picked and picked[0].get("role") == "tool":
+                    picked = picked[1:]
+            messages = messages[: summary_at + 1] + picked + messages[summary_at + 1 :]
+        with self._lock:
+            self._selections[sid] = (key, messages)
+        return list(messages)
+
+    def on_turn_complete(
+        self,
+        messages: list[Message],
+        usage: dict[str, Any] | None = None,
+        session_id: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        self._ingest(self._sid(session_id), messages)
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def on_session_start(self, session_id: str, **kwargs: Any) -> None:
+        """Resume the session's persisted state: ingestion continues after the last stored message."""
+        self._session = session_id
+        with self.database.write() as db:
+            db.execute(
+                "INSERT OR IGNORE INTO sessions (id, created_at) VALUES (?, ?)",
+                (session_id, time.time()),
+            )
+
+    def on_session_end(self, session_id: str, messages: list[Message]) -> None:
+        self._ingest(session_id, messages)
+        self.database.connection().execute("PRAGMA wal_checkpoint(PASSIVE)")
+
+    def on_session_reset(self) -> None:
+        """A fresh active context for the current session; the store keeps its history."""
+        super().on_session_reset()
+        with self.database.write() as db:
+            db.execute("DELETE FROM context_items WHERE session_id = ?", (self._session,))
+        with self._lock:
+            self._tail_exceeds.pop(self._session, None)
+            self._selections.pop(self._session, None)
+
+    # ------------------------------------------------------------------ tools
+
+    def get_tool_schemas(self) -> list[dict[str, Any]]:
+        return json.loads(json.dumps(tools.SCHEMAS))  # callers get their own copy
+
+    def handle_tool_call(
+        self,
+        name: str,
+        args: dict[str, Any],
+        messages: list[Message] | None = None,
+        session_id: str | None = None,
+        **kwargs: Any,
+    ) -> str:
+        sid = self._sid(session_id)
+        sessions = None if self.settings.cross_session_search else [sid]
+        if not isinstance(args, dict):
+            return tools.answer({"error": f"arguments of {name} must be a JSON object"})
+        try:
+            with self.database.read() as db:
+                if name == "lcm_grep":
+                    return tools.answer(tools.grep(db, args, sessions, self.database.fts))
+                if name == "lcm_describe":
+                    return tools.answer(tools.describe(db, args, sid, sessions))
+                if name == "lcm_expand":
+                    return tools.answer(tools.expand(db, args, sessions))
+        except tools.ToolError as exc:
+            return tools.answer({"error": f"{name}: {exc}"})
+        return tools.answer({"error": f"Unknown context engine tool: {name}"})
+
+    def get_status(self) -> dict[str, Any]:
+        status = super().get_status()
+        with self.database.read() as db:
+            stored = db.execute(
+                "SELECT COUNT(*) FROM messages WHERE session_id = ?", (self._session,)
+            ).fetchone()[0]
+            summaries = db.execute(
+                "SELECT COUNT(*) FROM summaries WHERE session_id = ?", (self._session,)
+            ).fetchone()[0]
+        status.update(
+            session_id=self._session,
+            stored_messages=stored,
+            summaries=summaries,
+            database=str(self.database.path),
+            full_text_search=self.database.fts,
+            summary_prefix=SUMMARY_PREFIX,
+        )
+        return status

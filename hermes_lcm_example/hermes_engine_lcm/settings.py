@@ -1,0 +1,85 @@
+"""The ``lcm:`` section of config.yaml."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from hermes_core import ConfigError, ConfigProblem
+
+__all__ = ["LCMSettings"]
+
+
+def _positive_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+def _fraction(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value <= 1
+
+
+_RULES: dict[str, tuple[Callable[[object], bool], str]] = {
+    "database": (lambda v: isinstance(v, str) and bool(v), "a file path"),
+    "threshold": (_fraction, "a number greater than 0 and at most 1"),
+    "fresh_tail_messages": (_positive_int, "a whole number, 1 or more"),
+    "leaf_chunk_tokens": (_positive_int, "a whole number of tokens, 1 or more"),
+    "condensation_fanin": (lambda v: _positive_int(v) and v >= 2, "a whole number, 2 or more"),
+    "cross_session_search": (lambda v: isinstance(v, bool), "true or false"),
+    "max_passes": (_positive_int, "a whole number, 1 or more"),
+    "deadline_seconds": (
+        lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0,
+        "a number of seconds greater than 0",
+    ),
+    "summary_target_tokens": (_positive_int, "a whole number of tokens, 1 or more"),
+    "relevant_messages": (
+        lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+        "a whole number, 0 or more",
+    ),
+}
+
+
+@dataclass(frozen=True)
+class LCMSettings:
+    """Checked LCM settings. ``database`` defaults to ``$HERMES_HOME/lcm/lcm.db``."""
+
+    database: str | None = None
+    threshold: float = 0.75
+    fresh_tail_messages: int = 32
+    leaf_chunk_tokens: int = 20_000
+    condensation_fanin: int = 4
+    cross_session_search: bool = False
+    max_passes: int = 16
+    deadline_seconds: float = 60.0
+    summary_target_tokens: int = 1_200
+    relevant_messages: int = 6
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any] | None) -> LCMSettings:
+        """Read ``config["lcm"]``; raises :class:`~hermes_core.ConfigError` naming each bad key."""
+        section = (config or {}).get("lcm") or {}
+        if not isinstance(section, Mapping):
+            raise ConfigError([ConfigProblem("config.yaml", "lcm", "a mapping", repr(section))])
+        problems = []
+        values: dict[str, Any] = {}
+        for field in fields(cls):
+            if field.name in section:
+                check, expected = _RULES[field.name]
+                if check(section[field.name]):
+                    values[field.name] = section[field.name]
+                else:
+                    problems.append(
+                        ConfigProblem(
+                            "config.yaml", f"lcm.{field.name}", expected, repr(section[field.name])
+                        )
+                    )
+        if problems:
+            raise ConfigError(problems)
+        return cls(**values)
+
+    def database_path(self, hermes_home: Path) -> Path:
+        """Where the database lives."""
+        if self.database:
+            return Path(self.database).expanduser()
+        return hermes_home / "lcm" / "lcm.db"

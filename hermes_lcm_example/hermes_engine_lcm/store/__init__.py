@@ -1,0 +1,1 @@
+"""The SQLite store: schema, connections, messages, the summary DAG, search."""

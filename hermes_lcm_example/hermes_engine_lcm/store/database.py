@@ -1,0 +1,142 @@
+"""Opening the SQLite store: file mode 0600, WAL, a busy timeout, foreign keys, migrations.
+
+One connection per thread (SQLite connections are not shared between
+threads); every write runs in a ``BEGIN IMMEDIATE`` transaction, so writers
+queue on the busy timeout instead of failing with "database is locked".
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from hermes_core._log import logger
+from hermes_engine_lcm.store.schema import CORE_MIGRATIONS, FTS_MIGRATION
+
+__all__ = ["Database", "fts5_available"]
+
+BUSY_TIMEOUT_MS = 30_000
+_fts_warned = False
+
+
+def fts5_available() -> bool:
+    """Whether this SQLite build has FTS5 with the trigram tokenizer."""
+    probe = sqlite3.connect(":memory:")
+    try:
+        probe.execute("CREATE VIRTUAL TABLE probe USING fts5(x, tokenize='trigram')")
+        return True
+    except sqlite3.OperationalError:
+        return False
+    finally:
+        probe.close()
+
+
+class Database:
+    """The store's database file; thread-safe."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if not path.exists():
+            os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))
+        os.chmod(path, 0o600)
+        self._local = threading.local()
+        self._connections: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+        self.fts = self._migrate()
+
+    def connection(self) -> sqlite3.Connection:
+        """This thread's connection (autocommit; transactions are explicit)."""
+        connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
+        if connection is None:
+            connection = sqlite3.connect(
+                self.path,
+                isolation_level=None,
+                check_same_thread=False,
+                timeout=BUSY_TIMEOUT_MS / 1000,
+            )
+            connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            connection.execute("PRAGMA foreign_keys = ON")
+            connection.execute("PRAGMA synchronous = NORMAL")
+            self._local.connection = connection
+            with self._lock:
+                self._connections.append(connection)
+        return connection
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction: committed when the block ends, rolled back if it raises."""
+        connection = self.connection()
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            yield connection
+        except BaseException:
+            connection.execute("ROLLBACK")
+            raise
+        connection.execute("COMMIT")
+
+    @contextmanager
+    def read(self) -> Iterator[sqlite3.Connection]:
+        """A read transaction: one consistent snapshot for several queries."""
+        connection = self.connection()
+        connection.execute("BEGIN")
+        try:
+            yield connection
+        finally:
+            connection.execute("COMMIT")
+
+    def close(self) -> None:
+        """Close every thread's connection."""
+        with self._lock:
+            for connection in self._connections:
+                connection.close()
+            self._connections.clear()
+        self._local = threading.local()
+
+    def _migrate(self) -> bool:
+        global _fts_warned
+        connection = self.connection()
+        connection.execute("PRAGMA journal_mode = WAL")
+        has_fts = fts5_available()
+        with self.write() as db:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            for number, script in enumerate(CORE_MIGRATIONS, start=1):
+                if version < number:
+                    for statement in _statements(script):
+                        db.execute(statement)
+                    version = number
+            fts_version = len(CORE_MIGRATIONS) + 1
+            if version < fts_version and has_fts:
+                for statement in _statements(FTS_MIGRATION):
+                    db.execute(statement)
+                version = fts_version
+            db.execute(f"PRAGMA user_version = {version}")
+        fts = version >= len(CORE_MIGRATIONS) + 1
+        if not fts and not _fts_warned:
+            _fts_warned = True
+            logger.warning(
+                "lcm.fts5_unavailable",
+                database=str(self.path),
+                effect="lcm_grep falls back to a slower substring scan",
+                hint="use a Python whose sqlite3 has FTS5 (SQLite 3.34 or newer)",
+            )
+        return fts
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration script into statements; trigger bodies stay whole."""
+    statements = []
+    buffer: list[str] = []
+    for line in script.strip().splitlines():
+        buffer.append(line)
+        text = "\n".join(buffer).strip()
+        if text.endswith(";") and sqlite3.complete_statement(text):
+            statements.append(text)
+            buffer = []
+    if "\n".join(buffer).strip():
+        statements.append("\n".join(buffer).strip())
+    return statements

@@ -1,0 +1,170 @@
+"""Ingest: every message of a session stored once, verbatim, in order, however often it is handed back."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from hermes_core._log import logger
+from hermes_core.tokens import estimate_message_tokens
+
+__all__ = ["fingerprint", "ingest", "message_problem", "searchable_text"]
+
+VALID_ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
+#: How far back a handed-back history is compared with the store when the
+#: last stored message is not in it (a reset or replaced history).
+RECENT_WINDOW = 5_000
+
+
+def fingerprint(message: dict[str, Any]) -> str:
+    """A stable digest of the whole message."""
+    text = json.dumps(message, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=12).hexdigest()
+
+
+def _content_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return " ".join(
+            p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)
+        )
+    return ""
+
+
+def searchable_text(message: dict[str, Any]) -> str:
+    """What full-text search sees of a message: its text and its tool calls."""
+    parts = [_content_text(message.get("content"))]
+    for call in message.get("tool_calls") or ():
+        function = call.get("function") if isinstance(call, dict) else None
+        if isinstance(function, dict):
+            parts.append(str(function.get("name", "")))
+            arguments = function.get("arguments")
+            parts.append(arguments if isinstance(arguments, str) else json.dumps(arguments))
+    return "\n".join(p for p in parts if p)
+
+
+def message_problem(message: Any) -> str | None:
+    """Why ``message`` cannot be stored, or None."""
+    if not isinstance(message, dict):
+        return f"is a {type(message).__name__}, not a message object"
+    if message.get("role") not in VALID_ROLES:
+        return f"has no valid role (got {message.get('role')!r})"
+    content = message.get("content")
+    if content is not None and not isinstance(content, (str, list)):
+        return f"has content of type {type(content).__name__} (expected text, parts or null)"
+    calls = message.get("tool_calls")
+    if calls is not None and (
+        not isinstance(calls, list) or not all(isinstance(c, dict) for c in calls)
+    ):
+        return "has tool_calls that are not a list of objects"
+    try:
+        json.dumps(message, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        return f"is not JSON-serialisable ({exc})"
+    return None
+
+
+def _new_messages(
+    db: sqlite3.Connection, session_id: str, messages: Sequence[dict[str, Any]]
+) -> list[tuple[dict[str, Any], str]]:
+    """The suffix of ``messages`` that is not stored yet, with fingerprints."""
+    row = db.execute(
+        "SELECT fp FROM messages WHERE session_id = ? ORDER BY seq DESC LIMIT 1", (session_id,)
+    ).fetchone()
+    if row is None:
+        return [(m, fingerprint(m)) for m in messages]
+    anchor = row[0]
+    tail: list[tuple[dict[str, Any], str]] = []
+    for message in reversed(messages):
+        fp = fingerprint(message)
+        if fp == anchor:
+            tail.reverse()
+            return tail
+        tail.append((message, fp))
+    # The last stored message is not in this history (a reset, or a history the
+    # host rebuilt): keep what the session's recent messages do not hold yet.
+    known = {
+        r[0]
+        for r in db.execute(
+            "SELECT fp FROM messages WHERE session_id = ? ORDER BY seq DESC LIMIT ?",
+            (session_id, RECENT_WINDOW),
+        )
+    }
+    tail.reverse()
+    return [(m, fp) for m, fp in tail if fp not in known]
+
+
+def ingest(
+    db: sqlite3.Connection,
+    session_id: str,
+    messages: Sequence[Any],
+    skip: Any = None,
+) -> list[int]:
+    """Store what is new in ``messages`` for ``session_id``; returns the new message ids.
+
+    Runs inside the caller's write transaction. Malformed messages are not
+    stored (``lcm.ingest_skipped`` names the index and the problem); nothing
+    of them is written half-way. ``skip(message)`` excludes messages the
+    engine wrote itself (its summaries).
+    """
+    usable = []
+    for index, message in enumerate(messages):
+        problem = message_problem(message)
+        if problem is not None:
+            logger.warning(
+                "lcm.ingest_skipped", session_id=session_id, index=index, problem=problem
+            )
+            continue
+        if skip is not None and skip(message):
+            continue
+        usable.append(message)
+    if not usable:
+        return []
+    now = time.time()
+    db.execute("INSERT OR IGNORE INTO sessions (id, created_at) VALUES (?, ?)", (session_id, now))
+    fresh = _new_messages(db, session_id, usable)
+    if not fresh:
+        return []
+    seq, position = db.execute(
+        "SELECT next_seq, next_position FROM sessions WHERE id = ?", (session_id,)
+    ).fetchone()
+    first_id = (db.execute("SELECT COALESCE(MAX(id), 0) FROM messages").fetchone()[0]) + 1
+    rows = []
+    items = []
+    for offset, (message, fp) in enumerate(fresh):
+        tokens = estimate_message_tokens(message)
+        message_id = first_id + offset
+        rows.append(
+            (
+                message_id,
+                session_id,
+                seq + offset,
+                message["role"],
+                searchable_text(message),
+                json.dumps(message, ensure_ascii=False),
+                fp,
+                tokens,
+                now,
+            )
+        )
+        items.append((session_id, position + offset, "message", message_id, tokens))
+    db.executemany(
+        "INSERT INTO messages (id, session_id, seq, role, text, body, fp, tokens, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        rows,
+    )
+    db.executemany(
+        "INSERT INTO context_items (session_id, position, kind, ref_id, tokens)"
+        " VALUES (?, ?, ?, ?, ?)",
+        items,
+    )
+    db.execute(
+        "UPDATE sessions SET next_seq = ?, next_position = ? WHERE id = ?",
+        (seq + len(fresh), position + len(fresh), session_id),
+    )
+    return [row[0] for row in rows]

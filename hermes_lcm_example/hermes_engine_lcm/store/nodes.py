@@ -1,0 +1,182 @@
+"""The summary DAG and each session's active context."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "Item",
+    "SummaryRow",
+    "active_items",
+    "covered_messages",
+    "covering_summary",
+    "load_messages",
+    "load_summary",
+    "parse_id",
+    "replace_with_summary",
+    "summary_children",
+]
+
+
+@dataclass(frozen=True)
+class Item:
+    """One entry of the active context: a raw message or a summary."""
+
+    position: int
+    kind: str
+    ref_id: int
+    tokens: int
+
+    @property
+    def node_id(self) -> str:
+        return ("M" if self.kind == "message" else "S") + str(self.ref_id)
+
+
+@dataclass(frozen=True)
+class SummaryRow:
+    id: int
+    session_id: str
+    depth: int
+    level: str
+    text: str
+    tokens: int
+    first_seq: int
+    last_seq: int
+    first_at: float
+    last_at: float
+
+
+def parse_id(node_id: object) -> tuple[str, int] | None:
+    """``"M12"`` -> ("message", 12); ``"S3"`` -> ("summary", 3); anything else -> None."""
+    if not isinstance(node_id, str) or len(node_id) < 2 or len(node_id) > 20:
+        return None
+    kind = {"M": "message", "S": "summary"}.get(node_id[0].upper())
+    if kind is None or not node_id[1:].isdigit():
+        return None
+    return kind, int(node_id[1:])
+
+
+def active_items(db: sqlite3.Connection, session_id: str) -> list[Item]:
+    """The session's active context, in order."""
+    return [
+        Item(*row)
+        for row in db.execute(
+            "SELECT position, kind, ref_id, tokens FROM context_items"
+            " WHERE session_id = ? ORDER BY position",
+            (session_id,),
+        )
+    ]
+
+
+def load_messages(db: sqlite3.Connection, ids: Sequence[int]) -> dict[int, dict[str, Any]]:
+    """The stored messages by id (verbatim, as ingested)."""
+    found: dict[int, dict[str, Any]] = {}
+    for start in range(0, len(ids), 500):
+        chunk = list(ids[start : start + 500])
+        marks = ",".join("?" * len(chunk))
+        for message_id, body in db.execute(
+            f"SELECT id, body FROM messages WHERE id IN ({marks})", chunk
+        ):
+            found[message_id] = json.loads(body)
+    return found
+
+
+def load_summary(db: sqlite3.Connection, summary_id: int) -> SummaryRow | None:
+    row = db.execute(
+        "SELECT id, session_id, depth, level, text, tokens, first_seq, last_seq, first_at, last_at"
+        " FROM summaries WHERE id = ?",
+        (summary_id,),
+    ).fetchone()
+    return SummaryRow(*row) if row else None
+
+
+def summary_children(db: sqlite3.Connection, summary_id: int) -> list[tuple[str, int]]:
+    return list(
+        db.execute(
+            "SELECT kind, child_id FROM summary_children WHERE summary_id = ? ORDER BY ord",
+            (summary_id,),
+        )
+    )
+
+
+def covered_messages(db: sqlite3.Connection, summary_id: int) -> list[int]:
+    """Every message id under a summary, in conversation order."""
+    rows = db.execute(
+        """
+        WITH RECURSIVE under(kind, id) AS (
+            SELECT kind, child_id FROM summary_children WHERE summary_id = ?
+            UNION ALL
+            SELECT c.kind, c.child_id FROM summary_children c
+            JOIN under u ON u.kind = 'summary' AND c.summary_id = u.id
+        )
+        SELECT m.id FROM under u JOIN messages m ON u.kind = 'message' AND m.id = u.id
+        ORDER BY m.seq
+        """,
+        (summary_id,),
+    )
+    return [r[0] for r in rows]
+
+
+def covering_summary(db: sqlite3.Connection, kind: str, node_id: int) -> int | None:
+    """The summary directly above a node, if it was folded into one."""
+    row = db.execute(
+        "SELECT summary_id FROM summary_children WHERE kind = ? AND child_id = ?", (kind, node_id)
+    ).fetchone()
+    return row[0] if row else None
+
+
+def replace_with_summary(
+    db: sqlite3.Connection,
+    session_id: str,
+    items: Sequence[Item],
+    *,
+    depth: int,
+    level: str,
+    text: str,
+    tokens: int,
+    first_seq: int,
+    last_seq: int,
+    first_at: float,
+    last_at: float,
+    summary_id: int,
+) -> None:
+    """Write a summary over ``items`` and put it in their place, in the caller's transaction.
+
+    ``items`` must still be in the active context exactly as given; the
+    caller checks that before calling.
+    """
+    db.execute(
+        "INSERT INTO summaries (id, session_id, depth, level, text, tokens, first_seq, last_seq,"
+        " first_at, last_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            summary_id,
+            session_id,
+            depth,
+            level,
+            text,
+            tokens,
+            first_seq,
+            last_seq,
+            first_at,
+            last_at,
+            time.time(),
+        ),
+    )
+    db.executemany(
+        "INSERT INTO summary_children (summary_id, ord, kind, child_id) VALUES (?, ?, ?, ?)",
+        [(summary_id, ord_, item.kind, item.ref_id) for ord_, item in enumerate(items)],
+    )
+    db.executemany(
+        "DELETE FROM context_items WHERE session_id = ? AND position = ?",
+        [(session_id, item.position) for item in items],
+    )
+    db.execute(
+        "INSERT INTO context_items (session_id, position, kind, ref_id, tokens)"
+        " VALUES (?, ?, 'summary', ?, ?)",
+        (session_id, items[0].position, summary_id, tokens),
+    )

@@ -1,0 +1,86 @@
+"""The database schema, as numbered migrations (``PRAGMA user_version`` counts those applied)."""
+
+from __future__ import annotations
+
+__all__ = ["CORE_MIGRATIONS", "FTS_MIGRATION"]
+
+#: Tables every store has. Messages and summaries are immutable once written;
+#: ``context_items`` is the active context of each session.
+CORE_MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE sessions (
+        id TEXT PRIMARY KEY,
+        created_at REAL NOT NULL,
+        next_seq INTEGER NOT NULL DEFAULT 0,
+        next_position INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE messages (
+        id INTEGER PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(id),
+        seq INTEGER NOT NULL,
+        role TEXT NOT NULL,
+        text TEXT NOT NULL,
+        body TEXT NOT NULL,
+        fp TEXT NOT NULL,
+        tokens INTEGER NOT NULL,
+        created_at REAL NOT NULL,
+        UNIQUE (session_id, seq)
+    );
+    CREATE INDEX messages_by_fp ON messages(session_id, fp);
+    CREATE TABLE summaries (
+        id INTEGER PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(id),
+        depth INTEGER NOT NULL,
+        level TEXT NOT NULL,
+        text TEXT NOT NULL,
+        tokens INTEGER NOT NULL,
+        first_seq INTEGER NOT NULL,
+        last_seq INTEGER NOT NULL,
+        first_at REAL NOT NULL,
+        last_at REAL NOT NULL,
+        created_at REAL NOT NULL
+    );
+    CREATE INDEX summaries_by_session ON summaries(session_id, depth);
+    CREATE TABLE summary_children (
+        summary_id INTEGER NOT NULL REFERENCES summaries(id),
+        ord INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('message', 'summary')),
+        child_id INTEGER NOT NULL,
+        PRIMARY KEY (summary_id, ord)
+    ) WITHOUT ROWID;
+    CREATE INDEX summary_children_by_child ON summary_children(kind, child_id);
+    CREATE TABLE context_items (
+        session_id TEXT NOT NULL REFERENCES sessions(id),
+        position INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('message', 'summary')),
+        ref_id INTEGER NOT NULL,
+        tokens INTEGER NOT NULL,
+        PRIMARY KEY (session_id, position)
+    ) WITHOUT ROWID;
+    """,
+)
+
+#: Full-text indexes kept in sync by triggers, inside the writing transaction:
+#: unicode61 for words, trigram for substrings and CJK text.
+FTS_MIGRATION = """
+CREATE VIRTUAL TABLE messages_fts USING fts5(text, content='messages', content_rowid='id');
+CREATE VIRTUAL TABLE messages_tri USING fts5(
+    text, content='messages', content_rowid='id', tokenize='trigram'
+);
+CREATE VIRTUAL TABLE summaries_fts USING fts5(text, content='summaries', content_rowid='id');
+CREATE VIRTUAL TABLE summaries_tri USING fts5(
+    text, content='summaries', content_rowid='id', tokenize='trigram'
+);
+CREATE TRIGGER messages_index AFTER INSERT ON messages BEGIN
+    INSERT INTO messages_fts(rowid, text) VALUES (new.id, new.text);
+    INSERT INTO messages_tri(rowid, text) VALUES (new.id, new.text);
+END;
+CREATE TRIGGER summaries_index AFTER INSERT ON summaries BEGIN
+    INSERT INTO summaries_fts(rowid, text) VALUES (new.id, new.text);
+    INSERT INTO summaries_tri(rowid, text) VALUES (new.id, new.text);
+END;
+INSERT INTO messages_fts(messages_fts) VALUES ('rebuild');
+INSERT INTO messages_tri(messages_tri) VALUES ('rebuild');
+INSERT INTO summaries_fts(summaries_fts) VALUES ('rebuild');
+INSERT INTO summaries_tri(summaries_tri) VALUES ('rebuild');
+"""

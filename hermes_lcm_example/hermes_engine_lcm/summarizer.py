@@ -1,0 +1,64 @@
+"""Summaries that always come out smaller than what they cover.
+
+Escalation: a detailed summary by the auxiliary LLM; if that is not smaller
+than the input, a bullet summary at half the target; then deterministic
+truncation (about 512 tokens, or half the input when that is smaller), which
+always converges. Without an LLM the deterministic level is used directly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hermes_core._log import logger
+from hermes_core.llm import LLMError
+
+__all__ = ["TRUNCATED_TOKENS", "summarize"]
+
+TRUNCATED_TOKENS = 512
+_DETAILED = (
+    "Summarise these conversation turns for an AI agent that will no longer see them. "
+    "Keep every fact it may need: names, paths, numbers, commands, errors, decisions, "
+    "open questions. Write plain prose with short paragraphs."
+)
+_BULLETS = (
+    "Summarise these conversation turns as terse bullet points: one fact per bullet, "
+    "only what an AI agent continuing the work must know."
+)
+
+
+def _tokens(text: str) -> int:
+    return -(-len(text) // 4)
+
+
+def _truncate(text: str, tokens: int) -> str:
+    budget = max(16, tokens * 4)
+    if len(text) <= budget:
+        return text[: max(1, len(text) // 2)]
+    half = budget // 2 - 10
+    return f"{text[:half]}\n[...]\n{text[-half:]}"
+
+
+def summarize(llm: Any, text: str, input_tokens: int, target_tokens: int) -> tuple[str, str]:
+    """``(summary, level)`` with ``level`` in detailed, bullets, truncated; smaller than the input."""
+    if llm is not None:
+        for level, instruction, target in (
+            ("detailed", _DETAILED, target_tokens),
+            ("bullets", _BULLETS, max(32, target_tokens // 2)),
+        ):
+            try:
+                answer = llm.complete(
+                    [
+                        {"role": "system", "content": instruction},
+                        {"role": "user", "content": text},
+                    ],
+                    max_tokens=target,
+                )
+            except LLMError as exc:
+                logger.warning("lcm.summary_llm_failed", level=level, error=str(exc))
+                break
+            summary = str(answer.text).strip()
+            if summary and _tokens(summary) < input_tokens:
+                return summary, level
+    budget = min(TRUNCATED_TOKENS, max(1, input_tokens // 2))
+    return _truncate(text, budget), "truncated"

@@ -1,0 +1,238 @@
+"""The retrieval tools: lcm_grep, lcm_describe, lcm_expand. JSON in, JSON out, never raising."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+from hermes_engine_lcm.store.nodes import (
+    active_items,
+    covered_messages,
+    covering_summary,
+    load_messages,
+    load_summary,
+    parse_id,
+    summary_children,
+)
+from hermes_engine_lcm.store.search import search
+
+__all__ = ["SCHEMAS", "ToolError", "describe", "expand", "grep"]
+
+MAX_QUERY_CHARS = 2_000
+
+SCHEMAS: list[dict[str, Any]] = [
+    {
+        "name": "lcm_grep",
+        "description": (
+            "Search everything said earlier in this conversation, including what was folded "
+            "into summaries. The query is plain text (no operators)."
+        ),
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "query": {"type": "string", "description": "Text to look for"},
+                "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 10},
+                "scope": {"type": "string", "enum": ["messages", "summaries", "both"]},
+                "sort": {"type": "string", "enum": ["relevance", "recency"]},
+            },
+            "required": ["query"],
+        },
+    },
+    {
+        "name": "lcm_describe",
+        "description": (
+            "Describe one node (M<id> for a message, S<id> for a summary), or without an id "
+            "give an overview of this conversation's store and active context."
+        ),
+        "parameters": {
+            "type": "object",
+            "properties": {"id": {"type": "string", "description": "M12 or S3"}},
+        },
+    },
+    {
+        "name": "lcm_expand",
+        "description": "Return the original messages under a summary, paged by a token cap.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "id": {"type": "string", "description": "S<id> of a summary"},
+                "max_tokens": {"type": "integer", "minimum": 100, "default": 4000},
+                "page": {"type": "integer", "minimum": 0, "default": 0},
+            },
+            "required": ["id"],
+        },
+    },
+]
+
+
+class ToolError(Exception):
+    """A tool call that cannot be answered; its message goes back to the model as JSON."""
+
+
+def _int(args: dict[str, Any], key: str, default: int, low: int, high: int) -> int:
+    value = args.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ToolError(f"'{key}' must be a whole number from {low} to {high}, got {value!r}")
+    return value
+
+
+def _choice(args: dict[str, Any], key: str, default: str, options: Sequence[str]) -> str:
+    value = args.get(key, default)
+    if value not in options:
+        raise ToolError(f"'{key}' must be one of {', '.join(options)}, got {value!r}")
+    return str(value)
+
+
+def _snippet(text: str, query: str, width: int = 160) -> str:
+    lowered = text.lower()
+    at = lowered.find(query.lower().strip())
+    if at < 0:
+        words = [w for w in query.lower().split() if w]
+        at = min((lowered.find(w) for w in words if lowered.find(w) >= 0), default=0)
+    start = max(0, at - width // 3)
+    piece = text[start : start + width].replace("\n", " ")
+    return ("..." if start else "") + piece + ("..." if start + width < len(text) else "")
+
+
+def grep(
+    db: sqlite3.Connection, args: dict[str, Any], sessions: list[str] | None, fts: bool
+) -> dict[str, Any]:
+    query = args.get("query")
+    if not isinstance(query, str) or not query.strip():
+        raise ToolError("'query' must be a non-empty string")
+    if len(query) > MAX_QUERY_CHARS:
+        raise ToolError(f"'query' is {len(query)} characters; at most {MAX_QUERY_CHARS}")
+    limit = _int(args, "limit", 10, 1, 100)
+    scope = _choice(args, "scope", "both", ("messages", "summaries", "both"))
+    recency = _choice(args, "sort", "relevance", ("relevance", "recency")) == "recency"
+    kinds = ["message", "summary"] if scope == "both" else [scope.rstrip("s")]
+    hits = []
+    for kind in kinds:
+        hits += search(db, kind, query, sessions, limit, recency, fts)
+    if recency:
+        hits.sort(key=lambda h: h.order, reverse=True)
+    results = []
+    for hit in hits[:limit]:
+        entry: dict[str, Any] = {
+            "id": ("M" if hit.kind == "message" else "S") + str(hit.id),
+            "snippet": _snippet(hit.text, query),
+        }
+        if sessions is None or len(sessions) > 1:
+            entry["session_id"] = hit.session_id
+        above = covering_summary(db, hit.kind, hit.id)
+        if above is not None:
+            entry["folded_into"] = f"S{above}"
+        results.append(entry)
+    return {"query": query, "results": results}
+
+
+def _node(db: sqlite3.Connection, node_id: Any, sessions: list[str] | None) -> tuple[str, int, str]:
+    parsed = parse_id(node_id)
+    if parsed is None:
+        raise ToolError(f"'id' must look like M12 or S3, got {node_id!r}")
+    kind, number = parsed
+    table = "messages" if kind == "message" else "summaries"
+    row = db.execute(f"SELECT session_id FROM {table} WHERE id = ?", (number,)).fetchone()
+    if row is None or (sessions is not None and row[0] not in sessions):
+        raise ToolError(f"no node {node_id} in this conversation")
+    return kind, number, row[0]
+
+
+def describe(
+    db: sqlite3.Connection, args: dict[str, Any], session_id: str, sessions: list[str] | None
+) -> dict[str, Any]:
+    node_id = args.get("id")
+    if node_id in (None, ""):
+        items = active_items(db, session_id)
+        stored = db.execute(
+            "SELECT COUNT(*), COALESCE(SUM(tokens), 0) FROM messages WHERE session_id = ?",
+            (session_id,),
+        ).fetchone()
+        depths = dict(
+            db.execute(
+                "SELECT depth, COUNT(*) FROM summaries WHERE session_id = ? GROUP BY depth",
+                (session_id,),
+            ).fetchall()
+        )
+        return {
+            "session_id": session_id,
+            "stored_messages": stored[0],
+            "stored_tokens": stored[1],
+            "summaries_by_depth": {str(k): v for k, v in sorted(depths.items())},
+            "active_context": {
+                "items": len(items),
+                "tokens": sum(i.tokens for i in items),
+                "summaries": [i.node_id for i in items if i.kind == "summary"],
+                "raw_messages": sum(1 for i in items if i.kind == "message"),
+            },
+        }
+    kind, number, owner = _node(db, node_id, sessions)
+    above = covering_summary(db, kind, number)
+    if kind == "message":
+        row = db.execute(
+            "SELECT seq, role, tokens, created_at FROM messages WHERE id = ?", (number,)
+        ).fetchone()
+        return {
+            "id": f"M{number}",
+            "session_id": owner,
+            "seq": row[0],
+            "role": row[1],
+            "tokens": row[2],
+            "created_at": row[3],
+            "folded_into": f"S{above}" if above is not None else None,
+            "message": load_messages(db, [number])[number],
+        }
+    summary = load_summary(db, number)
+    assert summary is not None
+    children = summary_children(db, number)
+    return {
+        "id": f"S{number}",
+        "session_id": owner,
+        "depth": summary.depth,
+        "level": summary.level,
+        "tokens": summary.tokens,
+        "messages": [summary.first_seq, summary.last_seq],
+        "time_range": [summary.first_at, summary.last_at],
+        "covers": [("M" if k == "message" else "S") + str(i) for k, i in children],
+        "folded_into": f"S{above}" if above is not None else None,
+        "text": summary.text,
+    }
+
+
+def expand(
+    db: sqlite3.Connection, args: dict[str, Any], sessions: list[str] | None
+) -> dict[str, Any]:
+    kind, number, _ = _node(db, args.get("id"), sessions)
+    max_tokens = _int(args, "max_tokens", 4_000, 100, 200_000)
+    page = _int(args, "page", 0, 0, 1_000_000)
+    if kind == "message":
+        return {"id": f"M{number}", "messages": [load_messages(db, [number])[number]]}
+    ids = covered_messages(db, number)
+    placeholders = ",".join("?" * len(ids))
+    tokens = dict(db.execute(f"SELECT id, tokens FROM messages WHERE id IN ({placeholders})", ids))
+    pages: list[list[int]] = [[]]
+    used = 0
+    for message_id in ids:
+        cost = tokens[message_id]
+        if pages[-1] and used + cost > max_tokens:
+            pages.append([])
+            used = 0
+        pages[-1].append(message_id)
+        used += cost
+    if page >= len(pages):
+        raise ToolError(f"page {page} does not exist; S{number} has {len(pages)} page(s)")
+    bodies = load_messages(db, pages[page])
+    return {
+        "id": f"S{number}",
+        "page": page,
+        "pages": len(pages),
+        "next_page": page + 1 if page + 1 < len(pages) else None,
+        "total_messages": len(ids),
+        "messages": [{"id": f"M{i}", "message": bodies[i]} for i in pages[page]],
+    }
+
+
+def answer(result: dict[str, Any]) -> str:
+    return json.dumps(result, ensure_ascii=False)
