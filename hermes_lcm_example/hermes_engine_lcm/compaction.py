@@ -66,9 +66,9 @@ def _message_meta(db: Any, items: Sequence[Item]) -> dict[int, tuple[str, int, f
     meta: dict[int, tuple[str, int, float]] = {}
     for start in range(0, len(ids), 500):
         chunk = ids[start : start + 500]
+        marks = ",".join("?" * len(chunk))
         for row in db.execute(
-            f"SELECT id, role, seq, created_at FROM messages WHERE id IN ({','.join('?' * len(chunk))})",
-            chunk,
+            f"SELECT id, role, seq, created_at FROM messages WHERE id IN ({marks})", chunk
         ):
             meta[row[0]] = (row[1], row[2], row[3])
     return meta

@@ -1,4 +1,4 @@
-"""LCMEngine: a lossless store, a summary DAG, and retrieval tools, behind the ContextEngine contract."""
+"""LCMEngine: a lossless store, a summary DAG and retrieval tools, behind the engine contract."""
 
 from __future__ import annotations
 
@@ -129,7 +129,7 @@ class LCMEngine(ContextEngine):
         budget_tokens: int = 0,
         session_id: str | None = None,
     ) -> list[Message] | None:
-        """System prompt, summaries, the originals most relevant to the incoming message, fresh tail."""
+        """System prompt, summaries, the originals most relevant to the ask, and the fresh tail."""
         sid = self._sid(session_id)
         history = list(
             conversation_messages if conversation_messages is not None else request_messages
@@ -177,7 +177,7 @@ class LCMEngine(ContextEngine):
     # ------------------------------------------------------------------ lifecycle
 
     def on_session_start(self, session_id: str, **kwargs: Any) -> None:
-        """Resume the session's persisted state: ingestion continues after the last stored message."""
+        """Resume the session's persisted state: ingestion goes on after its last stored message."""
         self._session = session_id
         with self.database.write() as db:
             db.execute(

@@ -40,7 +40,7 @@ def _truncate(text: str, tokens: int) -> str:
 
 
 def summarize(llm: Any, text: str, input_tokens: int, target_tokens: int) -> tuple[str, str]:
-    """``(summary, level)`` with ``level`` in detailed, bullets, truncated; smaller than the input."""
+    """``(summary, level)``, level one of detailed, bullets, truncated; smaller than the input."""
     if llm is not None:
         for level, instruction, target in (
             ("detailed", _DETAILED, target_tokens),

@@ -1,4 +1,4 @@
-"""Ingest: every message of a session stored once, verbatim, in order, however often it is handed back."""
+"""Ingest: each message of a session stored once, verbatim, in order, however often handed back."""
 
 from __future__ import annotations
 
