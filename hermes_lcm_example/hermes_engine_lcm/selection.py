@@ -15,14 +15,13 @@ __all__ = ["active_messages", "relevant_groups"]
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 #: Words too common to say what a message is about.
-_STOP = frozenset(
-    (
-        "the and for are but not you all any can had her was one our out has him his how its "
-        "may new now old see two way who did get let put say she too use what when where which "
-        "while with would could should this that these those there their them they then than "
-        "from have been were will into about your just like more some such only also very"
-    ).split()  # noqa: SIM905 - one readable block of words
+_STOP_WORDS = (
+    "the and for are but not you all any can had her was one our out has him his how its "
+    "may new now old see two way who did get let put say she too use what when where which "
+    "while with would could should this that these those there their them they then than "
+    "from have been were will into about your just like more some such only also very"
 )
+_STOP = frozenset(_STOP_WORDS.split())
 
 
 def active_messages(db: sqlite3.Connection, items: Sequence[Item]) -> list[dict[str, Any]]:
