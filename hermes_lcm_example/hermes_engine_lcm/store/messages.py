@@ -18,6 +18,8 @@ VALID_ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "fu
 #: How far back a handed-back history is compared with the store when the
 #: last stored message is not in it (a reset or replaced history).
 RECENT_WINDOW = 5_000
+#: How many stored messages an alignment compares at most.
+OVERLAP = 64
 
 
 def fingerprint(message: dict[str, Any]) -> str:
@@ -72,31 +74,44 @@ def message_problem(message: Any) -> str | None:
 def _new_messages(
     db: sqlite3.Connection, session_id: str, messages: Sequence[dict[str, Any]]
 ) -> list[tuple[dict[str, Any], str]]:
-    """The suffix of ``messages`` that is not stored yet, with fingerprints."""
-    row = db.execute(
-        "SELECT fp FROM messages WHERE session_id = ? ORDER BY seq DESC LIMIT 1", (session_id,)
-    ).fetchone()
-    if row is None:
-        return [(m, fingerprint(m)) for m in messages]
-    anchor = row[0]
-    tail: list[tuple[dict[str, Any], str]] = []
-    for message in reversed(messages):
-        fp = fingerprint(message)
-        if fp == anchor:
-            tail.reverse()
-            return tail
-        tail.append((message, fp))
-    # The last stored message is not in this history (a reset, or a history the
-    # host rebuilt): keep what the session's recent messages do not hold yet.
-    known = {
+    """The part of ``messages`` that is not stored yet, with fingerprints.
+
+    ``messages`` is aligned with the stored history by the longest run of
+    stored messages it ends a prefix with (up to :data:`OVERLAP`); among
+    equally good alignments the earliest wins, so a message said twice is
+    stored twice. A history that shares no message with the store's end (a
+    reset, or a history the host rebuilt) keeps what the session's recent
+    messages do not hold yet.
+    """
+    recent = [
         r[0]
         for r in db.execute(
             "SELECT fp FROM messages WHERE session_id = ? ORDER BY seq DESC LIMIT ?",
             (session_id, RECENT_WINDOW),
         )
-    }
-    tail.reverse()
-    return [(m, fp) for m, fp in tail if fp not in known]
+    ]
+    window = messages[-RECENT_WINDOW:]
+    fps = [fingerprint(m) for m in window]
+    if not recent:
+        return list(zip(window, fps, strict=True))
+    best_end, best_overlap = -1, 0
+    for end in range(len(fps)):
+        if fps[end] != recent[0]:
+            continue
+        overlap = 1
+        while (
+            overlap < OVERLAP
+            and overlap <= end
+            and overlap < len(recent)
+            and fps[end - overlap] == recent[overlap]
+        ):
+            overlap += 1
+        if overlap > best_overlap:
+            best_end, best_overlap = end, overlap
+    if best_end >= 0:
+        return list(zip(window[best_end + 1 :], fps[best_end + 1 :], strict=True))
+    known = set(recent)
+    return [(m, fp) for m, fp in zip(window, fps, strict=True) if fp not in known]
 
 
 def ingest(

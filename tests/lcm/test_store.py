@@ -1,0 +1,140 @@
+"""The store: file and pragmas, idempotent ingest, resuming after a restart, bad messages."""
+
+from __future__ import annotations
+
+import copy
+import json
+import stat
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from structlog.testing import LogCapture
+
+from hermes_engine_lcm import LCMEngine
+from tests.conftest import events
+from tests.lcm.helpers import conversation, turn
+
+
+def stored(engine: LCMEngine, session: str = "default") -> list[dict[str, Any]]:
+    rows = engine.database.connection().execute(
+        "SELECT body FROM messages WHERE session_id = ? ORDER BY seq", (session,)
+    )
+    return [json.loads(r[0]) for r in rows]
+
+
+def test_the_database_is_private_in_wal_mode_with_foreign_keys_and_migrations(
+    make_lcm: Callable[..., LCMEngine], tmp_path: Path
+) -> None:
+    engine = make_lcm()
+    path = tmp_path / "lcm" / "lcm.db"
+    assert engine.database.path == path
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    db = engine.database.connection()
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    assert db.execute("PRAGMA busy_timeout").fetchone()[0] == 30_000
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert engine.database.fts
+
+
+def test_the_same_history_handed_back_is_stored_once_in_order(
+    make_lcm: Callable[..., LCMEngine],
+) -> None:
+    engine = make_lcm()
+    history = conversation(3)
+    for _ in range(3):
+        engine.on_turn_complete(copy.deepcopy(history))
+    engine.select_context(history, conversation_messages=history, budget_tokens=10_000)
+    assert stored(engine) == history
+    history += turn(3)
+    engine.on_turn_complete(copy.deepcopy(history))
+    assert stored(engine) == history
+
+
+def test_repeated_identical_messages_are_kept_as_often_as_they_were_said(
+    make_lcm: Callable[..., LCMEngine],
+) -> None:
+    engine = make_lcm()
+    ok = {"role": "user", "content": "ok"}
+    history = [ok, {"role": "assistant", "content": "sure"}, dict(ok)]
+    engine.on_turn_complete(history)
+    engine.on_turn_complete(history + [{"role": "assistant", "content": "sure"}, dict(ok)])
+    assert [m["content"] for m in stored(engine)] == ["ok", "sure", "ok", "sure", "ok"]
+
+
+def test_ingestion_continues_after_a_restart(make_lcm: Callable[..., LCMEngine]) -> None:
+    first = make_lcm()
+    first.on_session_start("s1")
+    history = conversation(4)
+    first.on_turn_complete(history)
+    first.database.close()
+    second = make_lcm()  # a new process on the same database
+    second.on_session_start("s1")
+    history += turn(4)
+    second.on_turn_complete(history)
+    assert stored(second, "s1") == history
+
+
+def test_the_compacted_context_handed_back_adds_nothing(make_lcm: Callable[..., LCMEngine]) -> None:
+    engine = make_lcm(context_length=8_000)
+    history = conversation(30)
+    active = engine.compress(history)
+    assert len(active) < len(history)
+    engine.on_turn_complete(active)
+    engine.compress(active)
+    assert stored(engine) == history
+
+
+@pytest.mark.parametrize(
+    ("bad", "problem"),
+    [
+        ({"content": "no role"}, "no valid role"),
+        ({"role": "user", "content": 42}, "content of type int"),
+        ({"role": "assistant", "tool_calls": "nope"}, "tool_calls that are not a list"),
+        ({"role": "assistant", "tool_calls": [1, 2]}, "tool_calls that are not a list"),
+        ("just text", "not a message object"),
+        ({"role": "user", "content": "x", "extra": float("nan")}, "not JSON-serialisable"),
+    ],
+)
+def test_malformed_messages_are_skipped_by_name_and_nothing_half_stored(
+    make_lcm: Callable[..., LCMEngine], logs: LogCapture, bad: Any, problem: str
+) -> None:
+    engine = make_lcm()
+    good = [{"role": "user", "content": "fine"}, {"role": "assistant", "content": "fine too"}]
+    engine.on_turn_complete([good[0], bad, good[1]])
+    assert stored(engine) == good
+    (event,) = events(logs, "lcm.ingest_skipped")
+    assert event["index"] == 1 and problem in event["problem"]  # type: ignore[operator]
+    db = engine.database.connection()
+    assert db.execute("SELECT COUNT(*) FROM context_items").fetchone()[0] == 2
+
+
+def test_reset_starts_a_fresh_active_context_and_keeps_the_history(
+    make_lcm: Callable[..., LCMEngine],
+) -> None:
+    engine = make_lcm()
+    engine.on_session_start("s1")
+    engine.on_turn_complete(conversation(5))
+    engine.on_session_reset()
+    assert engine.compress([{"role": "user", "content": "new start"}]) == [
+        {"role": "user", "content": "new start"}
+    ]
+    assert len(stored(engine, "s1")) == len(conversation(5)) + 1
+
+
+def test_without_fts5_search_still_works_through_a_scan(
+    make_lcm: Callable[..., LCMEngine], monkeypatch: pytest.MonkeyPatch, logs: LogCapture
+) -> None:
+    import hermes_engine_lcm.store.database as database
+
+    monkeypatch.setattr(database, "fts5_available", lambda: False)
+    monkeypatch.setattr(database, "_fts_warned", False)
+    engine = make_lcm()
+    assert engine.database.fts is False
+    (event,) = events(logs, "lcm.fts5_unavailable")
+    assert "slower substring scan" in event["effect"]  # type: ignore[operator]
+    engine.on_turn_complete(conversation(3, {1: "The vault code is 7741."}))
+    found = json.loads(engine.handle_tool_call("lcm_grep", {"query": "vault code"}))
+    assert [r["id"] for r in found["results"]] == ["M6"]
