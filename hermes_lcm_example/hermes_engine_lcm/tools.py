@@ -107,7 +107,7 @@ def grep(
     limit = _int(args, "limit", 10, 1, 100)
     scope = _choice(args, "scope", "both", ("messages", "summaries", "both"))
     recency = _choice(args, "sort", "relevance", ("relevance", "recency")) == "recency"
-    kinds = ["message", "summary"] if scope == "both" else [scope.rstrip("s")]
+    kinds = {"messages": ["message"], "summaries": ["summary"]}.get(scope, ["message", "summary"])
     hits = []
     for kind in kinds:
         hits += search(db, kind, query, sessions, limit, recency, fts)

@@ -5,7 +5,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from hermes_engine_lcm import LCMEngine
 
 

@@ -18,11 +18,18 @@ def turn(n: int, fact: str | None = None, body: int = 600) -> list[dict[str, Any
                 {
                     "id": call_id,
                     "type": "function",
-                    "function": {"name": "read_file", "arguments": json.dumps({"path": f"file_{n}.py"})},
+                    "function": {
+                        "name": "read_file",
+                        "arguments": json.dumps({"path": f"file_{n}.py"}),
+                    },
                 }
             ],
         },
-        {"role": "tool", "tool_call_id": call_id, "content": f"contents of file {n} " * (body // 20)},
+        {
+            "role": "tool",
+            "tool_call_id": call_id,
+            "content": f"contents of file {n} " * (body // 20),
+        },
         {"role": "assistant", "content": f"File {n} is fine."},
     ]
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hermes_engine_lcm import LCMEngine
 
 from hermes_core import ContextEngine
 from hermes_core.testing import ContextEngineContract
-from hermes_engine_lcm import LCMEngine
 
 
 class TestLCMKeepsTheContract(ContextEngineContract):

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hermes_engine_lcm import LCMEngine
 from structlog.testing import LogCapture
 
-from hermes_engine_lcm import LCMEngine
 from tests.conftest import events
 from tests.lcm.helpers import conversation, turn
 
