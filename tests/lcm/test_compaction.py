@@ -1,4 +1,4 @@
-"""Compaction: leaf summaries, condensation, escalation, bounds, and summaries that name what they cover."""
+"""Compaction: leaf summaries, condensation, escalation, bounds; summaries name what they cover."""
 
 from __future__ import annotations
 

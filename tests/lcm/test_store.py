@@ -60,7 +60,7 @@ def test_repeated_identical_messages_are_kept_as_often_as_they_were_said(
     ok = {"role": "user", "content": "ok"}
     history = [ok, {"role": "assistant", "content": "sure"}, dict(ok)]
     engine.on_turn_complete(history)
-    engine.on_turn_complete(history + [{"role": "assistant", "content": "sure"}, dict(ok)])
+    engine.on_turn_complete([*history, {"role": "assistant", "content": "sure"}, dict(ok)])
     assert [m["content"] for m in stored(engine)] == ["ok", "sure", "ok", "sure", "ok"]
 
 
