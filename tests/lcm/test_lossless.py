@@ -7,11 +7,10 @@ import shutil
 import tempfile
 from typing import Any
 
-from hypothesis import HealthCheck, event, given, settings
-from hypothesis import strategies as st
-
 from hermes_engine_lcm import LCMEngine
 from hermes_engine_lcm.store.nodes import active_items
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
 text = st.text(alphabet=st.characters(codec="utf-8"), min_size=1, max_size=800)
 
