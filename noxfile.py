@@ -20,14 +20,23 @@ PYTHON = "3.11"
 @nox.session(python=PYTHON)
 def tests(session: nox.Session) -> None:
     """The test suite (pytest), without the end-to-end install tests."""
-    session.install("-e", ".[test]")
+    session.install("-e", ".[test]", "-e", "./hermes_lcm_example")
     session.run("pytest", "-m", "not e2e", *session.posargs)
 
 
 @nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
     """ruff, mypy (strict) on hermes_core, and the import contract (the core imports no engine)."""
-    session.install("-e", ".[test]", "ruff", "mypy", "import-linter", "types-PyYAML")
+    session.install(
+        "-e",
+        ".[test]",
+        "-e",
+        "./hermes_lcm_example",
+        "ruff",
+        "mypy",
+        "import-linter",
+        "types-PyYAML",
+    )
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
     session.run("mypy")
@@ -55,6 +64,6 @@ def e2e(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
     """Benchmarks; each prints ratios measured side by side in one run."""
-    session.install("-e", ".")
+    session.install("-e", ".", "-e", "./hermes_lcm_example")
     for script in sorted((ROOT / "benchmarks").glob("bench_*.py")):
         session.run("python", str(script), *session.posargs)

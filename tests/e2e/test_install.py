@@ -119,3 +119,69 @@ def test_an_installed_third_party_engine_is_activated_by_one_line_of_config(
     assert "rejected='distribution zeta-context-engine 1.2.0'" in listing.stderr
     again = probe(python, env)
     assert again["source"] == "distribution acme-context-engine 1.2.0"
+
+
+LCM_REPLAY = """
+import json, sys
+from hermes_core import ContextHost, validate_messages
+from hermes_core.testing import sample_conversation
+
+FACT = "Remember: the staging server is kestrel-17."
+host = ContextHost.from_config()
+host.update_model("model", 8_000)
+host.start_session("e2e")
+messages = []
+for index, message in enumerate(sample_conversation(80)):
+    if index == 5:
+        message = {"role": "user", "content": FACT}
+    messages.append(message)
+    if message["role"] == "assistant" and message.get("content"):
+        tokens = sum(len(str(m)) for m in messages) // 4
+        host.record_usage({"prompt_tokens": tokens, "completion_tokens": 1, "total_tokens": tokens})
+        if host.should_compress(tokens):
+            messages = host.compress(messages)
+found = json.loads(host.handle_tool_call("lcm_grep", {"query": "staging server"}))
+status = host.status()
+print(json.dumps({
+    "engine": host.engine_name,
+    "fallback": status["engine_fallback"],
+    "passes": status["passes_compressed"],
+    "valid": not validate_messages(messages),
+    "still_raw": any(m.get("content") == FACT for m in messages),
+    "found": found,
+}))
+"""
+
+
+def test_the_lcm_engine_installs_with_pip_and_finds_a_compacted_fact(
+    environment: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    python, base_env = environment
+    wheels = tmp_path / "wheels"
+    run(
+        sys.executable,
+        "-m",
+        "pip",
+        "wheel",
+        "--no-deps",
+        "-q",
+        "-w",
+        wheels,
+        ROOT / "hermes_lcm_example",
+    )
+    (wheel,) = wheels.glob("hermes_engine_lcm-*.whl")
+    run(python, "-m", "pip", "install", "-q", wheel)
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.yaml").write_text(
+        "context:\n  engine: lcm\nlcm:\n  fresh_tail_messages: 8\n  leaf_chunk_tokens: 1500\n",
+        encoding="utf-8",
+    )
+    env = dict(base_env, HERMES_HOME=str(home))
+    out = run(python, "-c", LCM_REPLAY, env=env).stdout.strip().splitlines()[-1]
+    result = json.loads(out)
+    assert (result["engine"], result["fallback"], result["valid"]) == ("lcm", None, True)
+    assert result["passes"] >= 1 and not result["still_raw"]  # folded into a summary
+    (hit,) = [r for r in result["found"]["results"] if r["id"].startswith("M")]
+    assert "kestrel-17" in hit["snippet"] and hit["folded_into"].startswith("S")
+    assert (home / "lcm" / "lcm.db").stat().st_mode & 0o777 == 0o600

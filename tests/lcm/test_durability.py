@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from hermes_engine_lcm import LCMEngine
+
 from tests.lcm.helpers import conversation, turn
 
 CHILD = r"""
@@ -31,8 +31,9 @@ class SlowLLM:
         class Answer: text = "summary of those turns"
         return Answer()
 
-engine = LCMEngine({"lcm": {"fresh_tail_messages": 4, "leaf_chunk_tokens": 200, "max_passes": 10_000,
-                            "deadline_seconds": 600}}, hermes_home=sys.argv[1], llm=SlowLLM())
+settings = {"fresh_tail_messages": 4, "leaf_chunk_tokens": 200, "max_passes": 10_000,
+            "deadline_seconds": 600}
+engine = LCMEngine({"lcm": settings}, hermes_home=sys.argv[1], llm=SlowLLM())
 engine.update_model("m", 100_000)
 engine.on_turn_complete(conversation(150))
 print("ready", flush=True)
