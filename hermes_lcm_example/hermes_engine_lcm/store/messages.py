@@ -11,20 +11,26 @@ from typing import Any
 
 from hermes_core._log import logger
 from hermes_core.tokens import estimate_message_tokens
+from hermes_engine_lcm.store.search import has_cjk
 
 __all__ = ["fingerprint", "ingest", "message_problem", "searchable_text"]
 
 VALID_ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 #: How far back a handed-back history is compared with the store when the
 #: last stored message is not in it (a reset or replaced history).
-RECENT_WINDOW = 5_000
+RECENT_WINDOW = 2_000
 #: How many stored messages an alignment compares at most.
 OVERLAP = 64
 
 
-def fingerprint(message: dict[str, Any]) -> str:
-    """A stable digest of the whole message."""
-    text = json.dumps(message, sort_keys=True, ensure_ascii=False, default=str)
+def encode(message: dict[str, Any]) -> str:
+    """The stored form of a message: its JSON, keys in their order; ValueError for NaN."""
+    return json.dumps(message, ensure_ascii=False, allow_nan=False)
+
+
+def fingerprint(message: dict[str, Any], body: str | None = None) -> str:
+    """A digest of the whole message (of ``body``, its encoded form, when given)."""
+    text = encode(message) if body is None else body
     return hashlib.blake2b(text.encode("utf-8"), digest_size=12).hexdigest()
 
 
@@ -64,17 +70,13 @@ def message_problem(message: Any) -> str | None:
         not isinstance(calls, list) or not all(isinstance(c, dict) for c in calls)
     ):
         return "has tool_calls that are not a list of objects"
-    try:
-        json.dumps(message, allow_nan=False)
-    except (TypeError, ValueError) as exc:
-        return f"is not JSON-serialisable ({exc})"
     return None
 
 
 def _new_messages(
-    db: sqlite3.Connection, session_id: str, messages: Sequence[dict[str, Any]]
-) -> list[tuple[dict[str, Any], str]]:
-    """The part of ``messages`` that is not stored yet, with fingerprints.
+    db: sqlite3.Connection, session_id: str, encoded: Sequence[tuple[dict[str, Any], str]]
+) -> list[tuple[dict[str, Any], str, str]]:
+    """The part of ``encoded`` (message, body) not stored yet, as (message, body, fingerprint).
 
     ``messages`` is aligned with the stored history by the longest run of
     stored messages it ends a prefix with (up to :data:`OVERLAP`); among
@@ -87,13 +89,13 @@ def _new_messages(
         r[0]
         for r in db.execute(
             "SELECT fp FROM messages WHERE session_id = ? ORDER BY seq DESC LIMIT ?",
-            (session_id, RECENT_WINDOW),
+            (session_id, OVERLAP),
         )
     ]
-    window = messages[-RECENT_WINDOW:]
-    fps = [fingerprint(m) for m in window]
+    window = encoded[-RECENT_WINDOW:]
+    fps = [fingerprint(m, text) for m, text in window]
     if not recent:
-        return list(zip(window, fps, strict=True))
+        return [(m, text, fp) for (m, text), fp in zip(window, fps, strict=True)]
     best_end, best_overlap = -1, 0
     for end in range(len(fps)):
         if fps[end] != recent[0]:
@@ -108,10 +110,20 @@ def _new_messages(
             overlap += 1
         if overlap > best_overlap:
             best_end, best_overlap = end, overlap
+    pairs = [(m, text, fp) for (m, text), fp in zip(window, fps, strict=True)]
     if best_end >= 0:
-        return list(zip(window[best_end + 1 :], fps[best_end + 1 :], strict=True))
-    known = set(recent)
-    return [(m, fp) for m, fp in zip(window, fps, strict=True) if fp not in known]
+        return pairs[best_end + 1 :]
+    known = _recently_stored(db, session_id, set(fps))
+    return [entry for entry in pairs if entry[2] not in known]
+
+
+def _recently_stored(db: sqlite3.Connection, session_id: str, fps: set[str]) -> set[str]:
+    """Which of ``fps`` the session's last :data:`RECENT_WINDOW` messages hold."""
+    rows = db.execute(
+        "SELECT fp FROM messages WHERE session_id = ? ORDER BY seq DESC LIMIT ?",
+        (session_id, RECENT_WINDOW),
+    )
+    return {r[0] for r in rows} & fps
 
 
 def ingest(
@@ -127,9 +139,15 @@ def ingest(
     of them is written half-way. ``skip(message)`` excludes messages the
     engine wrote itself (its summaries).
     """
-    usable = []
+    usable: list[tuple[dict[str, Any], str]] = []
     for index, message in enumerate(messages):
         problem = message_problem(message)
+        body = ""
+        if problem is None:
+            try:
+                body = encode(message)
+            except (TypeError, ValueError) as exc:
+                problem = f"is not JSON-serialisable ({exc})"
         if problem is not None:
             logger.warning(
                 "lcm.ingest_skipped", session_id=session_id, index=index, problem=problem
@@ -137,7 +155,7 @@ def ingest(
             continue
         if skip is not None and skip(message):
             continue
-        usable.append(message)
+        usable.append((message, body))
     if not usable:
         return []
     now = time.time()
@@ -151,26 +169,28 @@ def ingest(
     first_id = (db.execute("SELECT COALESCE(MAX(id), 0) FROM messages").fetchone()[0]) + 1
     rows = []
     items = []
-    for offset, (message, fp) in enumerate(fresh):
+    for offset, (message, body, fp) in enumerate(fresh):
         tokens = estimate_message_tokens(message)
         message_id = first_id + offset
+        text = searchable_text(message)
         rows.append(
             (
                 message_id,
                 session_id,
                 seq + offset,
                 message["role"],
-                searchable_text(message),
-                json.dumps(message, ensure_ascii=False),
+                text,
+                body,
                 fp,
                 tokens,
                 now,
+                1 if has_cjk(text) else 0,
             )
         )
         items.append((session_id, position + offset, "message", message_id, tokens))
     db.executemany(
-        "INSERT INTO messages (id, session_id, seq, role, text, body, fp, tokens, created_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO messages (id, session_id, seq, role, text, body, fp, tokens, created_at, cjk)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         rows,
     )
     db.executemany(

@@ -24,6 +24,7 @@ CORE_MIGRATIONS: tuple[str, ...] = (
         fp TEXT NOT NULL,
         tokens INTEGER NOT NULL,
         created_at REAL NOT NULL,
+        cjk INTEGER NOT NULL DEFAULT 0,
         UNIQUE (session_id, seq)
     );
     CREATE INDEX messages_by_fp ON messages(session_id, fp);
@@ -38,7 +39,8 @@ CORE_MIGRATIONS: tuple[str, ...] = (
         last_seq INTEGER NOT NULL,
         first_at REAL NOT NULL,
         last_at REAL NOT NULL,
-        created_at REAL NOT NULL
+        created_at REAL NOT NULL,
+        cjk INTEGER NOT NULL DEFAULT 0
     );
     CREATE INDEX summaries_by_session ON summaries(session_id, depth);
     CREATE TABLE summary_children (
@@ -61,7 +63,9 @@ CORE_MIGRATIONS: tuple[str, ...] = (
 )
 
 #: Full-text indexes kept in sync by triggers, inside the writing transaction:
-#: unicode61 for words, trigram for substrings and CJK text.
+#: unicode61 for words; trigram for text in scripts written without spaces
+#: (CJK), which unicode61 cannot split into words. Trigram indexing costs
+#: about three times unicode61, so only such text pays for it.
 FTS_MIGRATION = """
 CREATE VIRTUAL TABLE messages_fts USING fts5(text, content='messages', content_rowid='id');
 CREATE VIRTUAL TABLE messages_tri USING fts5(
@@ -73,14 +77,20 @@ CREATE VIRTUAL TABLE summaries_tri USING fts5(
 );
 CREATE TRIGGER messages_index AFTER INSERT ON messages BEGIN
     INSERT INTO messages_fts(rowid, text) VALUES (new.id, new.text);
+END;
+CREATE TRIGGER messages_index_cjk AFTER INSERT ON messages WHEN new.cjk BEGIN
     INSERT INTO messages_tri(rowid, text) VALUES (new.id, new.text);
 END;
 CREATE TRIGGER summaries_index AFTER INSERT ON summaries BEGIN
     INSERT INTO summaries_fts(rowid, text) VALUES (new.id, new.text);
+END;
+CREATE TRIGGER summaries_index_cjk AFTER INSERT ON summaries WHEN new.cjk BEGIN
     INSERT INTO summaries_tri(rowid, text) VALUES (new.id, new.text);
 END;
 INSERT INTO messages_fts(messages_fts) VALUES ('rebuild');
-INSERT INTO messages_tri(messages_tri) VALUES ('rebuild');
 INSERT INTO summaries_fts(summaries_fts) VALUES ('rebuild');
-INSERT INTO summaries_tri(summaries_tri) VALUES ('rebuild');
+INSERT INTO messages_tri(rowid, text) SELECT id, text FROM messages WHERE cjk;
+INSERT INTO summaries_tri(rowid, text) SELECT id, text FROM summaries WHERE cjk;
+INSERT INTO messages_fts(messages_fts, rank) VALUES ('crisismerge', 64);
+INSERT INTO summaries_fts(summaries_fts, rank) VALUES ('crisismerge', 64);
 """

@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Hit", "search"]
+__all__ = ["Hit", "has_cjk", "search"]
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
@@ -26,6 +26,11 @@ class Hit:
     session_id: str
     text: str
     order: int  # seq for messages, last_seq for summaries
+
+
+def has_cjk(text: str) -> bool:
+    """Whether ``text`` holds characters of a script written without spaces between words."""
+    return _CJK.search(text) is not None
 
 
 def _quote(text: str) -> str:
@@ -86,13 +91,14 @@ def search(
                 f" ORDER BY {ranking} LIMIT ?",
                 [match, *params, limit],
             )
-    if len(hits) < limit and fts and len(text) >= 3:
+    if len(hits) < limit and fts and len(text) >= 3 and _CJK.search(text):
         run(
             f"{select} JOIN {table}_tri f ON f.rowid = t.id WHERE {table}_tri MATCH ?{where}"
             f" ORDER BY {ranking} LIMIT ?",
             [_quote(text), *params, limit],
         )
-    if len(hits) < limit and (not fts or len(text) < 3) and text:
+    scan = not fts or (_CJK.search(text) and len(text) < 3) or not words
+    if len(hits) < limit and scan and text:
         run(
             f"{select} WHERE t.text LIKE ? ESCAPE '\\'{where} ORDER BY t.{order} DESC LIMIT ?",
             [_like(text), *params, limit],
