@@ -20,6 +20,7 @@ from hermes_engine_lcm.store.schema import CORE_MIGRATIONS, FTS_MIGRATION
 __all__ = ["Database", "fts5_available"]
 
 BUSY_TIMEOUT_MS = 30_000
+CACHE_KIB = 16_384
 _fts_warned = False
 
 
@@ -62,6 +63,9 @@ class Database:
             connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             connection.execute("PRAGMA foreign_keys = ON")
             connection.execute("PRAGMA synchronous = NORMAL")
+            # FTS5 merges read back index pages: a larger cache keeps ingest
+            # from slowing down as the store grows.
+            connection.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
             self._local.connection = connection
             with self._lock:
                 self._connections.append(connection)

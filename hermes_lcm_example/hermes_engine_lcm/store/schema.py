@@ -27,7 +27,6 @@ CORE_MIGRATIONS: tuple[str, ...] = (
         cjk INTEGER NOT NULL DEFAULT 0,
         UNIQUE (session_id, seq)
     );
-    CREATE INDEX messages_by_fp ON messages(session_id, fp);
     CREATE TABLE summaries (
         id INTEGER PRIMARY KEY,
         session_id TEXT NOT NULL REFERENCES sessions(id),
