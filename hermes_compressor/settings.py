@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
-from hermes_core import ConfigError, ConfigProblem
-from hermes_core._log import logger
+from hermes_core.config import Rule, check_section, report_problems
 
 __all__ = ["CompressorSettings"]
 
@@ -22,7 +21,7 @@ def _count(minimum: int) -> Callable[[object], bool]:
     return lambda value: isinstance(value, int) and not isinstance(value, bool) and value >= minimum
 
 
-_RULES: dict[str, tuple[Callable[[object], bool], str]] = {
+_RULES: dict[str, Rule] = {
     "threshold": (_fraction, "a number greater than 0 and at most 1"),
     "threshold_tokens": (
         lambda v: v is None or _count(1)(v),
@@ -64,31 +63,8 @@ class CompressorSettings:
         config = config or {}
         section = config.get("compression") or {}
         strict = bool((config.get("context") or {}).get("strict", False))
-        values: dict[str, Any] = {}
-        problems = []
-        for field in fields(cls):
-            if field.name not in section:
-                continue
-            value = section[field.name]
-            check, expected = _RULES[field.name]
-            if check(value):
-                values[field.name] = value
-            else:
-                problems.append(
-                    ConfigProblem("config.yaml", f"compression.{field.name}", expected, repr(value))
-                )
-        if problems:
-            if strict:
-                raise ConfigError(problems)
-            for problem in problems:
-                logger.warning(
-                    "hermes_config.invalid",
-                    file=problem.source,
-                    key=problem.key,
-                    expected=problem.expected,
-                    got=problem.got,
-                    message=str(problem),
-                )
+        values, problems = check_section(section, _RULES, "compression")
+        report_problems(problems, strict=strict)
         if "target_ratio" in values:
             low, high = TARGET_RATIO_RANGE
             values["target_ratio"] = min(high, max(low, float(values["target_ratio"])))

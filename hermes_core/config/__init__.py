@@ -3,5 +3,16 @@
 from hermes_core.config.loader import hermes_home, load_config
 from hermes_core.config.model import EngineChoice, HermesConfig
 from hermes_core.config.schema import KEYS, KeyRule
+from hermes_core.config.sections import Rule, check_section, report_problems
 
-__all__ = ["KEYS", "EngineChoice", "HermesConfig", "KeyRule", "hermes_home", "load_config"]
+__all__ = [
+    "KEYS",
+    "EngineChoice",
+    "HermesConfig",
+    "KeyRule",
+    "Rule",
+    "check_section",
+    "hermes_home",
+    "load_config",
+    "report_problems",
+]

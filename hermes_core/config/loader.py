@@ -8,11 +8,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from hermes_core._log import logger
 from hermes_core.config.model import HermesConfig
 from hermes_core.config.schema import KEYS, SECTIONS, describe, iter_present
+from hermes_core.config.sections import report_problems
 from hermes_core.config.yaml_source import YamlSyntaxError, line_of, parse_yaml
-from hermes_core.errors import ConfigError, ConfigProblem
+from hermes_core.errors import ConfigProblem
 
 __all__ = ["hermes_home", "load_config"]
 
@@ -89,19 +89,7 @@ def load_config(
         strict = env.get("HERMES_STRICT_PLUGINS", "").strip().lower() in _TRUE or (
             data.get("context", {}).get("strict") is True
         )
-    if problems:
-        if strict:
-            raise ConfigError(problems)
-        for problem in problems:
-            logger.warning(
-                "hermes_config.invalid",
-                file=problem.source,
-                key=problem.key,
-                line=problem.line,
-                expected=problem.expected,
-                got=problem.got,
-                message=str(problem),
-            )
+    report_problems(problems, strict=strict)
     return HermesConfig(
         data=data,
         path=path,

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from hermes_core import ConfigError, ConfigProblem
+from hermes_core.config import Rule, check_section, report_problems
 
 __all__ = ["LCMSettings"]
 
@@ -20,7 +21,7 @@ def _fraction(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value <= 1
 
 
-_RULES: dict[str, tuple[Callable[[object], bool], str]] = {
+_RULES: dict[str, Rule] = {
     "database": (lambda v: isinstance(v, str) and bool(v), "a file path"),
     "threshold": (_fraction, "a number greater than 0 and at most 1"),
     "fresh_tail_messages": (_positive_int, "a whole number, 1 or more"),
@@ -61,21 +62,8 @@ class LCMSettings:
         section = (config or {}).get("lcm") or {}
         if not isinstance(section, Mapping):
             raise ConfigError([ConfigProblem("config.yaml", "lcm", "a mapping", repr(section))])
-        problems = []
-        values: dict[str, Any] = {}
-        for field in fields(cls):
-            if field.name in section:
-                check, expected = _RULES[field.name]
-                if check(section[field.name]):
-                    values[field.name] = section[field.name]
-                else:
-                    problems.append(
-                        ConfigProblem(
-                            "config.yaml", f"lcm.{field.name}", expected, repr(section[field.name])
-                        )
-                    )
-        if problems:
-            raise ConfigError(problems)
+        values, problems = check_section(section, _RULES, "lcm")
+        report_problems(problems, strict=True)  # a bad lcm: section falls back to the default
         return cls(**values)
 
     def database_path(self, hermes_home: Path) -> Path:

@@ -138,3 +138,16 @@ def test_without_fts5_search_still_works_through_a_scan(
     engine.on_turn_complete(conversation(3, {1: "The vault code is 7741."}))
     found = json.loads(engine.handle_tool_call("lcm_grep", {"query": "vault code"}))
     assert [r["id"] for r in found["results"]] == ["M6"]
+
+
+def test_a_bad_lcm_setting_names_its_key_and_the_host_falls_back(tmp_path: Path) -> None:
+    from hermes_core import ConfigError, ContextHost
+
+    with pytest.raises(ConfigError, match="key 'lcm.fresh_tail_messages' expected a whole"):
+        LCMEngine({"lcm": {"fresh_tail_messages": "lots"}}, hermes_home=tmp_path)
+    host = ContextHost.from_config(
+        {"context": {"engine": "lcm"}, "lcm": {"condensation_fanin": 1}},
+        env={"HERMES_HOME": str(tmp_path)},
+    )
+    assert host.engine_name == "compressor"
+    assert "lcm.condensation_fanin" in str(host.activation.fallback)
