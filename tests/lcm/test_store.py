@@ -143,7 +143,7 @@ def test_without_fts5_search_still_works_through_a_scan(
 def test_a_bad_lcm_setting_names_its_key_and_the_host_falls_back(tmp_path: Path) -> None:
     from hermes_core import ConfigError, ContextHost
 
-    with pytest.raises(ConfigError, match="key 'lcm.fresh_tail_messages' expected a whole"):
+    with pytest.raises(ConfigError, match=r"key 'lcm\.fresh_tail_messages' expected a whole"):
         LCMEngine({"lcm": {"fresh_tail_messages": "lots"}}, hermes_home=tmp_path)
     host = ContextHost.from_config(
         {"context": {"engine": "lcm"}, "lcm": {"condensation_fanin": 1}},
