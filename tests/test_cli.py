@@ -8,18 +8,24 @@ import subprocess
 import sys
 from pathlib import Path
 
+import yaml
+
 from hermes_core.testing import TemporarySite
 from tests.conftest import engine_source
 
 
 def run(*args: str, home: Path, site: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, HERMES_HOME=str(home))
+    env = dict(os.environ, HERMES_HOME=str(home), COLUMNS="200")
     env.pop("HERMES_CONFIG", None)
     env.pop("HERMES_CONTEXT_ENGINE", None)
     if site is not None:
         env["PYTHONPATH"] = str(site)
     return subprocess.run(
-        [sys.executable, "-m", "hermes_core", *args], env=env, capture_output=True, text=True
+        [sys.executable, "-m", "hermes_core", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
 
 
@@ -30,10 +36,8 @@ def test_engines_lists_the_installed_engines_and_the_selection(
     (tmp_path / "config.yaml").write_text("context:\n  engine: acme\n", encoding="utf-8")
     result = run("engines", home=tmp_path, site=hermes_site.path)
     assert result.returncode == 0, result.stderr
-    lines = result.stdout.splitlines()
-    acme = next(line for line in lines if line.startswith("acme "))
+    acme = next(line for line in result.stdout.splitlines() if line.startswith("acme "))
     assert "selected" in acme and "distribution acme-engine 1.0" in acme and "Acme things" in acme
-    assert any(line.startswith("compressor ") and "available" in line for line in lines)
     assert f"selected: acme (by {tmp_path / 'config.yaml'}" in result.stdout
 
 
@@ -53,6 +57,23 @@ def test_engines_json_has_the_selection_and_one_entry_per_registration(
     assert "context_engine.duplicate_rejected" in result.stderr
 
 
+def test_engines_check_imports_each_engine_and_reports_failures_without_stopping(
+    tmp_path: Path, hermes_site: TemporarySite
+) -> None:
+    hermes_site.add_engine("good-engine", "good", engine_source("good"))
+    hermes_site.add_engine("bad-engine", "bad", "raise ImportError('no such backend')\n")
+    hermes_site.add_engine("old-engine", "old", engine_source("old"), requires=["hermes-core>=99"])
+    result = run("engines", "--check", "--json", home=tmp_path, site=hermes_site.path)
+    assert result.returncode == 1
+    checks = {
+        e["name"]: (e["status"], e.get("check")) for e in json.loads(result.stdout)["engines"]
+    }
+    assert checks["good"] == ("available", "ok")
+    assert checks["bad"] == ("broken", "failed")
+    assert checks["old"] == ("incompatible", None)
+    assert checks["compressor"] == ("selected", "ok")
+
+
 def test_a_broken_config_is_a_warning_not_a_crash(tmp_path: Path) -> None:
     (tmp_path / "config.yaml").write_text("context: [\n", encoding="utf-8")
     result = run("engines", home=tmp_path)
@@ -69,3 +90,85 @@ def test_a_broken_config_in_strict_mode_is_one_clear_error(tmp_path: Path) -> No
     assert result.returncode == 2
     assert "key 'context.engine' expected an engine name" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_select_writes_the_engine_and_keeps_every_other_key(
+    tmp_path: Path, hermes_site: TemporarySite
+) -> None:
+    hermes_site.add_engine("acme-engine", "acme", engine_source("acme"))
+    config = tmp_path / "config.yaml"
+    config.write_text(
+        "compression:\n  threshold: 0.6\ncontext:\n  strict: false\n"
+        "lcm:\n  fresh_tail_messages: 9\n",
+        encoding="utf-8",
+    )
+    result = run("select", "acme", home=tmp_path, site=hermes_site.path)
+    assert result.returncode == 0, result.stderr
+    assert yaml.safe_load(config.read_text(encoding="utf-8")) == {
+        "compression": {"threshold": 0.6},
+        "context": {"strict": False, "engine": "acme"},
+        "lcm": {"fresh_tail_messages": 9},
+    }
+
+
+def test_select_refuses_missing_incompatible_and_path_like_names(
+    tmp_path: Path, hermes_site: TemporarySite
+) -> None:
+    hermes_site.add_engine("old-engine", "old", engine_source("old"), requires=["hermes-core>=99"])
+    missing = run("select", "nope", home=tmp_path, site=hermes_site.path)
+    assert missing.returncode == 2 and "engine 'nope' is not installed" in missing.stderr
+    old = run("select", "old", home=tmp_path, site=hermes_site.path)
+    assert old.returncode == 2 and "is incompatible: requires hermes-core>=99" in old.stderr
+    path_like = run("select", "../x", home=tmp_path)
+    assert path_like.returncode == 2 and "not an engine name" in path_like.stderr
+    assert not (tmp_path / "config.yaml").exists()
+    for result in (missing, old, path_like):
+        assert "Traceback" not in result.stderr
+
+
+def test_doctor_runs_the_contract_kit_on_an_engine(tmp_path: Path) -> None:
+    result = run("doctor", "compressor", home=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "signatures fit the hookspecs" in result.stdout
+    assert "the contract kit passes" in result.stdout
+
+
+def test_doctor_says_what_to_do_about_a_broken_engine(
+    tmp_path: Path, hermes_site: TemporarySite
+) -> None:
+    hermes_site.add_engine("bad-engine", "bad", "raise ImportError('no such backend')\n")
+    result = run("doctor", "bad", home=tmp_path, site=hermes_site.path)
+    assert result.returncode == 1
+    assert "no such backend" in result.stdout and "what to do:" in result.stdout
+
+
+def test_replay_of_the_bundled_sample_compacts_with_the_compressor(tmp_path: Path) -> None:
+    result = run("replay", "--context-length", "16000", home=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "compaction passes" in result.stdout
+    assert "engine compressor: 300 turns" in result.stdout
+
+
+def test_replay_with_lcm_answers_an_ask_with_its_search_tool(tmp_path: Path) -> None:
+    result = run(
+        "replay",
+        "--engine",
+        "lcm",
+        "--context-length",
+        "16000",
+        "--ask",
+        "which host runs the staging database",
+        home=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "engine lcm: 300 turns" in result.stdout
+    assert "kestrel-17" in result.stdout
+    assert not (tmp_path / "lcm").exists()  # the replay never touches the user's store
+
+
+def test_replay_of_a_bad_jsonl_file_names_the_line(tmp_path: Path) -> None:
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text('{"role": "user", "content": "hi"}\nnot json\n', encoding="utf-8")
+    result = run("replay", str(transcript), home=tmp_path)
+    assert result.returncode == 2
+    assert f"{transcript}:2: not a JSON object" in result.stderr

@@ -1,0 +1,5 @@
+"""The ``hermes-context`` command line (click, rich)."""
+
+from hermes_core.cli.main import cli, main
+
+__all__ = ["cli", "main"]

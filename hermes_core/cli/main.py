@@ -1,0 +1,73 @@
+"""``hermes-context``: list, select, check and try out context engines."""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from collections.abc import Sequence
+
+import click
+
+from hermes_core.cli.output import configure_logging, fail
+from hermes_core.errors import HermesError
+
+__all__ = ["cli", "main"]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="config.yaml to use (default: $HERMES_CONFIG, else $HERMES_HOME/config.yaml).",
+)
+@click.option("--debug", is_flag=True, help="Show tracebacks and info-level events.")
+@click.pass_context
+def cli(ctx: click.Context, config_path: str | None, debug: bool) -> None:
+    """Context engines for LLM agents: list them, select one, check it, replay a conversation."""
+    configure_logging(debug)
+    ctx.obj = {"config_path": config_path, "debug": debug}
+
+
+def _register() -> None:
+    from hermes_core.cli import doctor, engines, replay, select
+
+    for module in (engines, select, doctor, replay):
+        cli.add_command(module.command)
+
+
+_register()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code. Errors print one line unless ``--debug``."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        # without standalone mode, click returns the code of ctx.exit() instead of raising
+        code = cli.main(args=args, prog_name="hermes-context", standalone_mode=False)
+        return code if isinstance(code, int) else 0
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except click.exceptions.Abort:
+        return 130
+    except SystemExit as exc:
+        return int(exc.code or 0) if not isinstance(exc.code, str) else 2
+    except HermesError as exc:
+        if "--debug" in args:
+            traceback.print_exc()
+        try:
+            fail(str(exc))
+        except SystemExit as done:
+            return int(done.code or 2)
+    except Exception as exc:
+        if "--debug" in args:
+            traceback.print_exc()
+        try:
+            fail(f"{type(exc).__name__}: {exc} (run with --debug for the traceback)", code=1)
+        except SystemExit as done:
+            return int(done.code or 1)
+    return 0
