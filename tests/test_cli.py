@@ -172,3 +172,18 @@ def test_replay_of_a_bad_jsonl_file_names_the_line(tmp_path: Path) -> None:
     result = run("replay", str(transcript), home=tmp_path)
     assert result.returncode == 2
     assert f"{transcript}:2: not a JSON object" in result.stderr
+
+
+def test_new_scaffolds_a_project_and_refuses_bad_names_and_existing_dirs(tmp_path: Path) -> None:
+    result = run("new", "wave-2", "--path", str(tmp_path), home=tmp_path)
+    assert result.returncode == 0, result.stderr
+    project = tmp_path / "hermes-engine-wave-2"
+    pyproject = (project / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'wave-2 = "hermes_engine_wave_2:Wave2Engine"' in pyproject
+    assert 'dependencies = ["hermes-core>=0.1,<1"]' in pyproject
+    assert (project / "hermes_engine_wave_2" / "__init__.py").exists()
+    assert "ContextEngineContract" in (project / "tests" / "test_engine.py").read_text("utf-8")
+    again = run("new", "wave-2", "--path", str(tmp_path), home=tmp_path)
+    assert again.returncode == 2 and "already exists" in again.stderr
+    bad = run("new", "../escape", "--path", str(tmp_path), home=tmp_path)
+    assert bad.returncode == 2 and "not an engine name" in bad.stderr

@@ -31,9 +31,9 @@ def cli(ctx: click.Context, config_path: str | None, debug: bool) -> None:
 
 
 def _register() -> None:
-    from hermes_core.cli import doctor, engines, replay, select
+    from hermes_core.cli import doctor, engines, replay, scaffold, select
 
-    for module in (engines, select, doctor, replay):
+    for module in (engines, select, doctor, replay, scaffold):
         cli.add_command(module.command)
 
 

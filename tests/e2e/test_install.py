@@ -185,3 +185,24 @@ def test_the_lcm_engine_installs_with_pip_and_finds_a_compacted_fact(
     (hit,) = [r for r in result["found"]["results"] if r["id"].startswith("M")]
     assert "kestrel-17" in hit["snippet"] and hit["folded_into"].startswith("S")
     assert (home / "lcm" / "lcm.db").stat().st_mode & 0o777 == 0o600
+
+
+def test_a_scaffolded_engine_installs_passes_its_tests_and_is_selectable(
+    environment: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    python, base_env = environment
+    home = tmp_path / "home"
+    home.mkdir()
+    env = dict(base_env, HERMES_HOME=str(home))
+    run(python, "-m", "hermes_core", "new", "tide", "--path", tmp_path, env=env)
+    project = tmp_path / "hermes-engine-tide"
+    run(python, "-m", "pip", "install", "-q", "-e", f"{project}[test]", env=env)
+    tests = run(python, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(project), env=env)
+    assert " passed" in tests.stdout and "failed" not in tests.stdout
+    listing = json.loads(run(python, "-m", "hermes_core", "engines", "--json", env=env).stdout)
+    (tide,) = [e for e in listing["engines"] if e["name"] == "tide"]
+    assert (tide["distribution"], tide["status"]) == ("hermes-engine-tide", "available")
+    run(python, "-m", "hermes_core", "select", "tide", env=env)
+    assert "engine: tide" in (home / "config.yaml").read_text(encoding="utf-8")
+    doctor = run(python, "-m", "hermes_core", "doctor", env=env)
+    assert "the contract kit passes" in doctor.stdout
