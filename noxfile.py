@@ -1,4 +1,4 @@
-"""How hermes-core is built and checked. ``python -m nox`` runs lint, tests, build and e2e."""
+"""How hermes-core is built and checked. ``python -m nox`` runs lint, tests, docs, build, e2e."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import nox
 
-nox.options.sessions = ["lint", "tests", "build", "e2e"]
+nox.options.sessions = ["lint", "tests", "docs", "build", "e2e"]
 nox.options.default_venv_backend = "venv"
 nox.options.error_on_missing_interpreters = True
 
@@ -41,6 +41,22 @@ def lint(session: nox.Session) -> None:
     session.run("ruff", "format", "--check", ".")
     session.run("mypy")
     session.run("lint-imports")
+
+
+@nox.session(python=PYTHON)
+def docs(session: nox.Session) -> None:
+    """The documentation site (mkdocs-material, API pages from docstrings), built strictly."""
+    session.install(
+        "-e",
+        ".",
+        "-e",
+        "./hermes_lcm_example",
+        "mkdocs",
+        "mkdocs-material",
+        "mkdocstrings[python]",
+    )
+    session.env["NO_MKDOCS_2_WARNING"] = "1"
+    session.run("mkdocs", "build", "--strict", "--site-dir", str(ROOT / "site"))
 
 
 @nox.session(python=PYTHON)

@@ -1,0 +1,46 @@
+"""Every hookspec and every configuration key has a documentation section."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+from hermes_compressor.settings import _RULES as COMPRESSOR_RULES
+from hermes_core.config.schema import KEYS
+from hermes_core.hookspecs import ContextEngineSpec, PluginSpec
+from hermes_engine_lcm.settings import LCMSettings
+
+DOCS = Path(__file__).parents[1] / "docs"
+CONTRACT = (DOCS / "contract.md").read_text(encoding="utf-8")
+CONFIGURATION = (DOCS / "configuration.md").read_text(encoding="utf-8")
+
+HOOKS = sorted(
+    (spec.__name__, name)
+    for spec in (ContextEngineSpec, PluginSpec)
+    for name in vars(spec)
+    if not name.startswith("_")
+)
+CONFIG_KEYS = sorted(
+    {rule.path for rule in KEYS}
+    | {f"compression.{key}" for key in COMPRESSOR_RULES}
+    | {f"lcm.{field.name}" for field in fields(LCMSettings)}
+)
+
+
+@pytest.mark.parametrize(("spec", "hook"), HOOKS)
+def test_every_hookspec_has_a_section_generated_from_its_docstring(spec: str, hook: str) -> None:
+    assert f"### `{hook}`" in CONTRACT
+    assert f"::: hermes_core.hookspecs.{spec}.{hook}" in CONTRACT
+
+
+@pytest.mark.parametrize("key", CONFIG_KEYS)
+def test_every_configuration_key_has_a_section(key: str) -> None:
+    assert f"### `{key}`" in CONFIGURATION
+
+
+def test_every_page_is_in_the_site_navigation() -> None:
+    nav = (DOCS.parent / "mkdocs.yml").read_text(encoding="utf-8")
+    for page in DOCS.glob("*.md"):
+        assert f": {page.name}" in nav, f"{page.name} is not in mkdocs.yml nav"
