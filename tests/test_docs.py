@@ -6,11 +6,11 @@ from dataclasses import fields
 from pathlib import Path
 
 import pytest
+from hermes_engine_lcm.settings import LCMSettings
 
 from hermes_compressor.settings import _RULES as COMPRESSOR_RULES
 from hermes_core.config.schema import KEYS
 from hermes_core.hookspecs import ContextEngineSpec, PluginSpec
-from hermes_engine_lcm.settings import LCMSettings
 
 DOCS = Path(__file__).parents[1] / "docs"
 CONTRACT = (DOCS / "contract.md").read_text(encoding="utf-8")
