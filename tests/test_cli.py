@@ -187,3 +187,26 @@ def test_new_scaffolds_a_project_and_refuses_bad_names_and_existing_dirs(tmp_pat
     assert again.returncode == 2 and "already exists" in again.stderr
     bad = run("new", "../escape", "--path", str(tmp_path), home=tmp_path)
     assert bad.returncode == 2 and "not an engine name" in bad.stderr
+
+
+def test_replay_json_reports_every_pass_and_the_ask(tmp_path: Path) -> None:
+    result = run(
+        "replay",
+        "--engine",
+        "lcm",
+        "--context-length",
+        "16000",
+        "--json",
+        "--ask",
+        "staging database host",
+        home=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert (report["engine"], report["turns"]) == ("lcm", 300)
+    assert report["passes"] and all(
+        p["tokens_after"] < p["tokens_before"] for p in report["passes"]
+    )
+    assert report["ask"]["search_tool"] == "lcm_grep"
+    assert any("kestrel-17" in r["snippet"] for r in report["ask"]["found"]["results"])
+    assert report["ask"]["request"][-1] == {"role": "user", "content": "staging database host"}

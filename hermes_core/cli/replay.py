@@ -14,7 +14,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from hermes_core.cli.common import load
-from hermes_core.cli.output import fail, out
+from hermes_core.cli.output import emit_json, fail, out
 from hermes_core.cli.sample import sample_session
 from hermes_core.config import load_config
 from hermes_core.host import ContextHost
@@ -54,6 +54,7 @@ def _turn_ends(message: dict[str, Any]) -> bool:
     "--context-length", default=32_000, show_default=True, help="Model window, in tokens."
 )
 @click.option("--ask", help="One more user message: show what the model would receive.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.pass_context
 def command(
     ctx: click.Context,
@@ -61,6 +62,7 @@ def command(
     engine_name: str | None,
     context_length: int,
     ask: str | None,
+    as_json: bool,
 ) -> None:
     """Replay FILE (JSONL, one OpenAI message per line; default: a bundled sample of 300 turns).
 
@@ -77,18 +79,22 @@ def command(
         data.setdefault("lcm", {})["database"] = str(Path(scratch) / "replay.db")
         env = dict(config.env)
         host = ContextHost(EngineRegistry.discover(load_config(data, env=env)), env=env)
-        if host.activation.fallback is not None:
+        if host.activation.fallback is not None and not as_json:
             out.print(f"[yellow]fallback:[/] {host.activation.fallback}", highlight=False)
-        _replay(host, messages, context_length, ask)
+        report = _replay(host, messages, context_length, ask, quiet=as_json)
+        if as_json:
+            emit_json(report)
 
 
-def _replay(host: ContextHost, source: list[dict[str, Any]], window: int, ask: str | None) -> None:
+def _replay(
+    host: ContextHost, source: list[dict[str, Any]], window: int, ask: str | None, quiet: bool
+) -> dict[str, Any]:
     host.update_model("replay-model", window)
     host.start_session("replay")
     history: list[dict[str, Any]] = []
     passes = []
     turns = 0
-    with Progress(transient=True, console=out) as progress:
+    with Progress(transient=True, console=out, disable=quiet) as progress:
         task = progress.add_task(f"replaying with {host.engine_name}", total=len(source))
         for message in source:
             history.append(message)
@@ -108,6 +114,30 @@ def _replay(host: ContextHost, source: list[dict[str, Any]], window: int, ask: s
                     (turns, tokens, estimate_tokens(history), time.perf_counter() - start, status)
                 )
             host.turn_complete(history, None, turn_id=f"turn-{turns}")
+    final = estimate_tokens(history)
+    report: dict[str, Any] = {
+        "engine": host.engine_name,
+        "turns": turns,
+        "messages": len(source),
+        "context_length": window,
+        "passes": [
+            {
+                "turn": turn,
+                "tokens_before": before,
+                "tokens_after": after,
+                "seconds": round(seconds, 4),
+                "compression_count": status.get("compression_count"),
+            }
+            for turn, before, after, seconds, status in passes
+        ],
+        "final_messages": len(history),
+        "final_tokens": final,
+        "status": host.status(),
+    }
+    if quiet:
+        if ask:
+            report["ask"] = _ask(host, history, ask, window, quiet=True)
+        return report
     table = Table(title="compaction passes", show_edge=False)
     for column in ("turn", "tokens before", "tokens after", "duration", "engine status"):
         table.add_column(column)
@@ -120,7 +150,6 @@ def _replay(host: ContextHost, source: list[dict[str, Any]], window: int, ask: s
             f"count={status.get('compression_count')} usage={status.get('usage_percent', 0):.0f}%",
         )
     out.print(table)
-    final = estimate_tokens(history)
     out.print(
         f"engine [bold]{host.engine_name}[/]: {turns} turns, {len(source)} messages replayed, "
         f"{len(passes)} compaction passes, final context {len(history)} messages / {final:,} "
@@ -128,10 +157,13 @@ def _replay(host: ContextHost, source: list[dict[str, Any]], window: int, ask: s
         highlight=False,
     )
     if ask:
-        _ask(host, history, ask, window)
+        _ask(host, history, ask, window, quiet=False)
+    return report
 
 
-def _ask(host: ContextHost, history: list[dict[str, Any]], ask: str, window: int) -> None:
+def _ask(
+    host: ContextHost, history: list[dict[str, Any]], ask: str, window: int, quiet: bool
+) -> dict[str, Any]:
     incoming = {"role": "user", "content": ask}
     request = host.select_context(
         [*history, incoming],
@@ -139,6 +171,11 @@ def _ask(host: ContextHost, history: list[dict[str, Any]], ask: str, window: int
         incoming_message=incoming,
         budget_tokens=window,
     )
+    tools = [entry["function"]["name"] for entry in host.tool_schemas()]
+    search = next((t for t in tools if t.endswith(("grep", "search"))), None)
+    found = json.loads(host.handle_tool_call(search, {"query": ask})) if search else None
+    if quiet:
+        return {"request": request, "search_tool": search, "found": found}
     table = Table(title="what the model would receive", show_edge=False)
     table.add_column("#")
     table.add_column("role")
@@ -147,9 +184,7 @@ def _ask(host: ContextHost, history: list[dict[str, Any]], ask: str, window: int
         text = message.get("content") or json.dumps(message.get("tool_calls", ""))[:120]
         table.add_row(str(index), str(message.get("role")), str(text)[:160])
     out.print(table)
-    tools = [entry["function"]["name"] for entry in host.tool_schemas()]
-    search = next((t for t in tools if t.endswith(("grep", "search"))), None)
     if search:
-        answer = host.handle_tool_call(search, {"query": ask})
         out.print(f"[bold]{search}[/]({ask!r}) ->", highlight=False)
-        out.print_json(answer)
+        out.print_json(json.dumps(found))
+    return {"request": request, "search_tool": search, "found": found}
