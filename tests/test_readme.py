@@ -51,7 +51,6 @@ def test_the_embedding_example_activates_the_configured_engine(
 def test_the_quickstart_has_exactly_two_commands() -> None:
     block = README.split("## Quickstart", 1)[1].split("```bash\n", 1)[1].split("```", 1)[0]
     assert block.strip().splitlines() == [
-        'python -m pip install -e ".[dev]" -e ./hermes_lcm_example'
-        " && python -m hermes_core replay",
+        'python -m pip install -e ".[dev]" -e ./hermes_lcm_example && python -m hermes_core replay',
         "python -m nox",
     ]
