@@ -47,7 +47,7 @@ def messages(rng: random.Random, words: list[str], count: int, start: int) -> li
 
 
 def fts_ceiling(texts: list[str]) -> float:
-    """Messages/s that SQLite alone reaches indexing the same texts with the same FTS5 table."""
+    """Messages/s SQLite alone reaches storing and indexing the same texts, the same way."""
     with tempfile.TemporaryDirectory() as folder:
         db = sqlite3.connect(f"{folder}/ceiling.db", isolation_level=None)
         db.execute("PRAGMA journal_mode = WAL")
@@ -55,8 +55,6 @@ def fts_ceiling(texts: list[str]) -> float:
         db.executescript(
             "CREATE TABLE m (id INTEGER PRIMARY KEY, text TEXT);"
             "CREATE VIRTUAL TABLE f USING fts5(text, content='m', content_rowid='id');"
-            "CREATE TRIGGER i AFTER INSERT ON m BEGIN"
-            " INSERT INTO f(rowid, text) VALUES (new.id, new.text); END;"
         )
         start = time.perf_counter()
         for first in range(0, len(texts), BATCH):
@@ -65,6 +63,7 @@ def fts_ceiling(texts: list[str]) -> float:
                 "INSERT INTO m (id, text) VALUES (?, ?)",
                 [(first + i + 1, t) for i, t in enumerate(texts[first : first + BATCH])],
             )
+            db.execute("INSERT INTO f (rowid, text) SELECT id, text FROM m WHERE id > ?", (first,))
             db.execute("COMMIT")
         seconds = time.perf_counter() - start
         db.close()

@@ -72,7 +72,7 @@ class LCMEngine(ContextEngine):
         if not isinstance(messages, list) or not messages:
             return []
         with self.database.write() as db:
-            return ingest(db, session_id, messages, skip=is_lcm_summary)
+            return ingest(db, session_id, messages, skip=is_lcm_summary, fts=self.database.fts)
 
     # ------------------------------------------------------------------ decisions
 

@@ -131,13 +131,15 @@ def ingest(
     session_id: str,
     messages: Sequence[Any],
     skip: Any = None,
+    fts: bool = True,
 ) -> list[int]:
     """Store what is new in ``messages`` for ``session_id``; returns the new message ids.
 
     Runs inside the caller's write transaction. Malformed messages are not
     stored (``lcm.ingest_skipped`` names the index and the problem); nothing
     of them is written half-way. ``skip(message)`` excludes messages the
-    engine wrote itself (its summaries).
+    engine wrote itself (its summaries). With ``fts`` the new messages are
+    added to the full-text indexes in the same transaction.
     """
     usable: list[tuple[dict[str, Any], str]] = []
     for index, message in enumerate(messages):
@@ -193,6 +195,19 @@ def ingest(
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         rows,
     )
+    if fts:
+        last_id = first_id + len(rows) - 1
+        db.execute(
+            "INSERT INTO messages_fts (rowid, text)"
+            " SELECT id, text FROM messages WHERE id BETWEEN ? AND ?",
+            (first_id, last_id),
+        )
+        if any(row[-1] for row in rows):
+            db.execute(
+                "INSERT INTO messages_tri (rowid, text)"
+                " SELECT id, text FROM messages WHERE id BETWEEN ? AND ? AND cjk",
+                (first_id, last_id),
+            )
     db.executemany(
         "INSERT INTO context_items (session_id, position, kind, ref_id, tokens)"
         " VALUES (?, ?, ?, ?, ?)",
