@@ -2,37 +2,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from hermes_core.config import Rule, check_section, report_problems
+from hermes_core.config.checks import is_bool, is_fraction, whole_number
 
 __all__ = ["CompressorSettings"]
 
 TARGET_RATIO_RANGE = (0.10, 0.80)
 
 
-def _fraction(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value <= 1
-
-
-def _count(minimum: int) -> Callable[[object], bool]:
-    return lambda value: isinstance(value, int) and not isinstance(value, bool) and value >= minimum
-
-
 _RULES: dict[str, Rule] = {
-    "threshold": (_fraction, "a number greater than 0 and at most 1"),
+    "threshold": (is_fraction, "a number greater than 0 and at most 1"),
     "threshold_tokens": (
-        lambda v: v is None or _count(1)(v),
+        lambda v: v is None or whole_number(1)(v),
         "a whole number of tokens, 1 or more (or null)",
     ),
-    "target_ratio": (_fraction, "a number greater than 0 and at most 1 (clamped to 0.10-0.80)"),
-    "protect_first_n": (_count(0), "a whole number, 0 or more"),
-    "protect_last_n": (_count(1), "a whole number, 1 or more"),
-    "min_tail_user_messages": (_count(0), "a whole number, 0 or more"),
-    "abort_on_summary_failure": (lambda v: isinstance(v, bool), "true or false"),
-    "max_attempts": (_count(1), "a whole number, 1 or more"),
+    "target_ratio": (is_fraction, "a number greater than 0 and at most 1 (clamped to 0.10-0.80)"),
+    "protect_first_n": (whole_number(0), "a whole number, 0 or more"),
+    "protect_last_n": (whole_number(1), "a whole number, 1 or more"),
+    "min_tail_user_messages": (whole_number(0), "a whole number, 0 or more"),
+    "abort_on_summary_failure": (is_bool, "true or false"),
+    "max_attempts": (whole_number(1), "a whole number, 1 or more"),
 }
 
 

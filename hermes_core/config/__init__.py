@@ -1,5 +1,6 @@
 """Configuration: where ``config.yaml`` is found, how it is checked, what it selects."""
 
+from hermes_core.config.checks import is_bool, is_fraction, is_number, whole_number
 from hermes_core.config.loader import hermes_home, load_config
 from hermes_core.config.model import EngineChoice, HermesConfig
 from hermes_core.config.schema import KEYS, KeyRule
@@ -13,6 +14,10 @@ __all__ = [
     "Rule",
     "check_section",
     "hermes_home",
+    "is_bool",
+    "is_fraction",
+    "is_number",
     "load_config",
     "report_problems",
+    "whole_number",
 ]

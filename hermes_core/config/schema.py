@@ -11,17 +11,10 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from hermes_core.config.checks import is_bool, is_fraction, is_number, whole_number
 from hermes_core.names import ENGINE_NAME_RULE, is_valid_engine_name
 
 __all__ = ["KEYS", "SECTIONS", "KeyRule", "describe"]
-
-
-def _is_number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def _is_fraction(value: object) -> bool:
-    return _is_number(value) and 0 < value <= 1  # type: ignore[operator]
 
 
 def _is_str_list(value: object) -> bool:
@@ -30,7 +23,7 @@ def _is_str_list(value: object) -> bool:
 
 def _is_threshold_map(value: object) -> bool:
     return isinstance(value, dict) and all(
-        isinstance(key, str) and key and _is_fraction(item) for key, item in value.items()
+        isinstance(key, str) and key and is_fraction(item) for key, item in value.items()
     )
 
 
@@ -58,7 +51,7 @@ KEYS: tuple[KeyRule, ...] = (
     ),
     KeyRule(
         "context.strict",
-        lambda value: isinstance(value, bool),
+        is_bool,
         "true or false",
         False,
         "Raise instead of falling back to the compressor when the selected engine fails. "
@@ -81,7 +74,7 @@ KEYS: tuple[KeyRule, ...] = (
     ),
     KeyRule(
         "compression.threshold",
-        _is_fraction,
+        is_fraction,
         "a number greater than 0 and at most 1 (a fraction of the context length)",
         0.5,
         "Fraction of the context length at which the compressor compacts.",
@@ -124,21 +117,21 @@ KEYS: tuple[KeyRule, ...] = (
     ),
     KeyRule(
         "auxiliary.compression.timeout_seconds",
-        lambda value: _is_number(value) and value > 0,  # type: ignore[operator]
+        lambda value: is_number(value) and value > 0,  # type: ignore[operator]
         "a number of seconds greater than 0",
         30,
         "Timeout of one request to the auxiliary LLM.",
     ),
     KeyRule(
         "auxiliary.compression.max_retries",
-        lambda value: isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10,
+        whole_number(0, 10),
         "a whole number from 0 to 10",
         2,
         "Retries of 429 and 5xx answers, with exponential backoff.",
     ),
     KeyRule(
         "compression.context_timeout_seconds",
-        lambda value: _is_number(value) and value >= 0,  # type: ignore[operator]
+        lambda value: is_number(value) and value >= 0,  # type: ignore[operator]
         "a number of seconds, 0 or more (0 runs passes without a timeout)",
         120,
         "Upper bound on one compression pass.",

@@ -9,35 +9,25 @@ from typing import Any
 
 from hermes_core import ConfigError, ConfigProblem
 from hermes_core.config import Rule, check_section, report_problems
+from hermes_core.config.checks import is_bool, is_fraction, whole_number
 
 __all__ = ["LCMSettings"]
 
 
-def _positive_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value > 0
-
-
-def _fraction(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value <= 1
-
-
 _RULES: dict[str, Rule] = {
     "database": (lambda v: isinstance(v, str) and bool(v), "a file path"),
-    "threshold": (_fraction, "a number greater than 0 and at most 1"),
-    "fresh_tail_messages": (_positive_int, "a whole number, 1 or more"),
-    "leaf_chunk_tokens": (_positive_int, "a whole number of tokens, 1 or more"),
-    "condensation_fanin": (lambda v: _positive_int(v) and v >= 2, "a whole number, 2 or more"),
-    "cross_session_search": (lambda v: isinstance(v, bool), "true or false"),
-    "max_passes": (_positive_int, "a whole number, 1 or more"),
+    "threshold": (is_fraction, "a number greater than 0 and at most 1"),
+    "fresh_tail_messages": (whole_number(1), "a whole number, 1 or more"),
+    "leaf_chunk_tokens": (whole_number(1), "a whole number of tokens, 1 or more"),
+    "condensation_fanin": (whole_number(2), "a whole number, 2 or more"),
+    "cross_session_search": (is_bool, "true or false"),
+    "max_passes": (whole_number(1), "a whole number, 1 or more"),
     "deadline_seconds": (
         lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0,
         "a number of seconds greater than 0",
     ),
-    "summary_target_tokens": (_positive_int, "a whole number of tokens, 1 or more"),
-    "relevant_messages": (
-        lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
-        "a whole number, 0 or more",
-    ),
+    "summary_target_tokens": (whole_number(1), "a whole number of tokens, 1 or more"),
+    "relevant_messages": (whole_number(0), "a whole number, 0 or more"),
 }
 
 
