@@ -87,9 +87,14 @@ def fresh_tail(items: Sequence[Item], meta: dict[int, tuple[str, int, float]], c
     return index
 
 
-def _leaf_plan(db: Any, items: list[Item], settings: LCMSettings) -> _Plan | None:
-    meta = _message_meta(db, items)
-    tail = fresh_tail(items, meta, settings.fresh_tail_messages)
+def _leaf_plan(
+    db: Any,
+    items: list[Item],
+    meta: dict[int, tuple[str, int, float]],
+    tail: int,
+    settings: LCMSettings,
+) -> _Plan | None:
+    """The oldest raw chunk before item ``tail`` (the start of the fresh tail), or None."""
     index = 0
     while index < tail:
         if items[index].kind != "message" or meta[items[index].ref_id][0] == "system":
@@ -206,7 +211,9 @@ def compact(
             if time.monotonic() >= deadline:
                 stopped = "deadline"
                 break
-            plan = _leaf_plan(db, items, settings) or _condense_plan(db, items, settings)
+            plan = _leaf_plan(db, items, meta, start, settings) or _condense_plan(
+                db, items, settings
+            )
         if plan is None:
             stopped = "nothing_left"
             break
