@@ -8,21 +8,13 @@ from typing import Any
 
 from hermes_compressor.pruning import descriptor
 from hermes_compressor.summary_prompt import render_turns
+from hermes_core.messages import text_of
 
 __all__ = ["MAX_FALLBACK_CHARS", "fallback_summary"]
 
 MAX_FALLBACK_CHARS = 8_000
 _PATH = re.compile(r"(?<![\w/])(?:[\w.\-]+/)*[\w\-]+\.[A-Za-z0-9]{1,6}\b")
 _BLOCKER = ("error", "traceback", "exception", "failed", "denied", "not found")
-
-
-def _text(message: dict[str, Any]) -> str:
-    content = message.get("content")
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return " ".join(p.get("text", "") for p in content if isinstance(p, dict))
-    return ""
 
 
 def _clip(text: str, limit: int) -> str:
@@ -38,7 +30,7 @@ def _recent(messages: Sequence[dict[str, Any]]) -> tuple[list[str], list[str], l
     for message in reversed(messages):
         if message.get("role") != "tool":
             continue
-        content = _text(message)
+        content = text_of(message)
         if len(results) < wanted_actions:
             results.append(message)
         if len(blockers) < wanted_blockers and any(m in content[:300].lower() for m in _BLOCKER):
@@ -62,7 +54,7 @@ def _recent(messages: Sequence[dict[str, Any]]) -> tuple[list[str], list[str], l
         if len(files) >= wanted_files and len(functions) >= len(pending):
             break
     actions = [
-        descriptor(_text(m), functions.get(m.get("tool_call_id"))).removeprefix(
+        descriptor(text_of(m), functions.get(m.get("tool_call_id"))).removeprefix(
             "[pruned tool result] "
         )
         for m in reversed(results)
@@ -77,7 +69,7 @@ def fallback_summary(turns: Sequence[Any], previous_summary: str | None) -> str:
     """
     messages = [m for m in turns if isinstance(m, dict)]
     ask = next(
-        (_text(m) for m in reversed(messages) if m.get("role") == "user" and _text(m).strip()),
+        (text_of(m) for m in reversed(messages) if m.get("role") == "user" and text_of(m).strip()),
         None,
     )
     actions, blockers, files = _recent(messages)

@@ -82,3 +82,18 @@ def test_bad_items_roles_content_and_calls_are_reported() -> None:
         "message 3: a tool call has no id",
         "message 4: tool_calls is not a list",
     ]
+
+
+def test_text_of_reads_strings_and_text_parts_only() -> None:
+    from hermes_core.messages import text_of
+
+    assert text_of({"role": "user", "content": "plain"}) == "plain"
+    parts = [
+        {"type": "text", "text": "a"},
+        {"type": "image_url", "image_url": {"url": "data:x"}},
+        {"type": "text", "text": "b"},
+        "junk",
+    ]
+    assert text_of({"role": "user", "content": parts}) == "a b"
+    assert text_of({"role": "assistant", "content": None}) == ""
+    assert text_of("not a message") == ""

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from hermes_core import ContextEngine, Message
+from hermes_core.messages import text_of
 from hermes_core.tokens import estimate_tokens
 from hermes_engine_lcm import tools
 from hermes_engine_lcm.compaction import compact
@@ -26,15 +27,6 @@ __all__ = ["LCMEngine"]
 TARGET_SHARE = 0.6
 #: Seconds kept free before the host's deadline, so a pass never commits after it.
 DEADLINE_MARGIN = 0.25
-
-
-def _text(message: Any) -> str:
-    content = message.get("content") if isinstance(message, dict) else None
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return " ".join(p.get("text", "") for p in content if isinstance(p, dict))
-    return ""
 
 
 class LCMEngine(ContextEngine):
@@ -137,7 +129,7 @@ class LCMEngine(ContextEngine):
         if incoming_message is not None and (not history or history[-1] != incoming_message):
             history.append(incoming_message)
         self._ingest(sid, history)
-        query = _text(incoming_message)
+        query = text_of(incoming_message)
         with self.database.read() as db:
             items = active_items(db, sid)
             key = (tuple((i.position, i.ref_id) for i in items), query, budget_tokens)

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hermes_core._log import logger
+from hermes_core.messages import text_of
 from hermes_core.tokens import estimate_message_tokens
 from hermes_engine_lcm.store.search import has_cjk
 
@@ -34,19 +35,9 @@ def fingerprint(message: dict[str, Any], body: str | None = None) -> str:
     return hashlib.blake2b(text.encode("utf-8"), digest_size=12).hexdigest()
 
 
-def _content_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return " ".join(
-            p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)
-        )
-    return ""
-
-
 def searchable_text(message: dict[str, Any]) -> str:
     """What full-text search sees of a message: its text and its tool calls."""
-    parts = [_content_text(message.get("content"))]
+    parts = [text_of(message)]
     for call in message.get("tool_calls") or ():
         function = call.get("function") if isinstance(call, dict) else None
         if isinstance(function, dict):
