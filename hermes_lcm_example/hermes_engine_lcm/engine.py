@@ -18,7 +18,7 @@ from hermes_engine_lcm.render import SUMMARY_PREFIX, is_lcm_summary
 from hermes_engine_lcm.selection import active_messages, relevant_groups
 from hermes_engine_lcm.settings import LCMSettings
 from hermes_engine_lcm.store.database import Database
-from hermes_engine_lcm.store.messages import ingest
+from hermes_engine_lcm.store.messages import ingest, remember_handed
 from hermes_engine_lcm.store.nodes import active_items
 
 __all__ = ["LCMEngine"]
@@ -107,8 +107,10 @@ class LCMEngine(ContextEngine):
         if report.passes:
             self.compression_count += 1
             self.last_prompt_tokens = -1
-        with self.database.read() as db:
-            return active_messages(db, active_items(db, sid))
+        with self.database.write() as db:
+            active = active_messages(db, active_items(db, sid))
+            remember_handed(db, sid, active, skip=is_lcm_summary)
+        return active
 
     # ------------------------------------------------------------------ per request
 
@@ -186,6 +188,7 @@ class LCMEngine(ContextEngine):
         super().on_session_reset()
         with self.database.write() as db:
             db.execute("DELETE FROM context_items WHERE session_id = ?", (self._session,))
+            remember_handed(db, self._session, [])
         with self._lock:
             self._tail_exceeds.pop(self._session, None)
             self._selections.pop(self._session, None)

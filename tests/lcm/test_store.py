@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from hermes_engine_lcm import LCMEngine
+from hermes_engine_lcm.render import is_lcm_summary
 from structlog.testing import LogCapture
 
 from tests.conftest import events
@@ -62,6 +63,33 @@ def test_repeated_identical_messages_are_kept_as_often_as_they_were_said(
     engine.on_turn_complete(history)
     engine.on_turn_complete([*history, {"role": "assistant", "content": "sure"}, dict(ok)])
     assert [m["content"] for m in stored(engine)] == ["ok", "sure", "ok", "sure", "ok"]
+
+
+def test_identical_turns_after_a_compaction_are_stored_as_often_as_said(
+    make_lcm: Callable[..., LCMEngine],
+) -> None:
+    # The compacted context ends "ok"/"sure" and the next turn says "ok"/"sure"
+    # again: the handed-back list extends what compress returned, so both
+    # repeats are new even though the store's end looks the same; also
+    # across a restart.
+    def make() -> LCMEngine:
+        return make_lcm(context_length=2_000, fresh_tail_messages=1, leaf_chunk_tokens=100)
+
+    engine = make()
+    history: list[dict[str, Any]] = [{"role": "system", "content": "system prompt"}]
+    visible = list(history)
+    for number in range(12):
+        if number == 6:
+            engine = make()  # a restarted process resumes from the database
+        said = [
+            {"role": "user", "content": "ok " * 100},
+            {"role": "assistant", "content": "sure " * 100},
+        ]
+        history += said
+        visible = engine.compress(visible + copy.deepcopy(said))
+    assert any(is_lcm_summary(m) for m in visible)
+    engine.on_turn_complete(visible)
+    assert stored(engine) == history
 
 
 def test_ingestion_continues_after_a_restart(make_lcm: Callable[..., LCMEngine]) -> None:
@@ -122,6 +150,13 @@ def test_reset_starts_a_fresh_active_context_and_keeps_the_history(
         {"role": "user", "content": "new start"}
     ]
     assert len(stored(engine, "s1")) == len(conversation(5)) + 1
+    engine.on_session_reset()  # the new conversation repeats the old one's first turn
+    engine.on_turn_complete(conversation(1))
+    assert stored(engine, "s1") == [
+        *conversation(5),
+        {"role": "user", "content": "new start"},
+        *conversation(1),
+    ]
 
 
 def test_without_fts5_search_still_works_through_a_scan(

@@ -14,7 +14,7 @@ from hermes_core.messages import text_of
 from hermes_core.tokens import estimate_message_tokens
 from hermes_engine_lcm.store.search import has_cjk
 
-__all__ = ["fingerprint", "ingest", "message_problem", "searchable_text"]
+__all__ = ["fingerprint", "ingest", "message_problem", "remember_handed", "searchable_text"]
 
 VALID_ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 #: How far back a handed-back history is compared with the store when the
@@ -64,18 +64,82 @@ def message_problem(message: Any) -> str | None:
     return None
 
 
-def _new_messages(
-    db: sqlite3.Connection, session_id: str, encoded: Sequence[tuple[dict[str, Any], str]]
+def _usable(
+    session_id: str, messages: Sequence[Any], skip: Any
 ) -> list[tuple[dict[str, Any], str, str]]:
-    """The part of ``encoded`` (message, body) not stored yet, as (message, body, fingerprint).
+    """The storable messages of ``messages`` as (message, body, fingerprint).
 
-    ``messages`` is aligned with the stored history by the longest run of
+    Malformed ones are left out, each logged as ``lcm.ingest_skipped`` with
+    its index and problem; ``skip(message)`` leaves out the engine's own.
+    """
+    usable: list[tuple[dict[str, Any], str, str]] = []
+    for index, message in enumerate(messages):
+        problem = message_problem(message)
+        body = ""
+        if problem is None:
+            try:
+                body = encode(message)
+            except (TypeError, ValueError) as exc:
+                problem = f"is not JSON-serialisable ({exc})"
+        if problem is not None:
+            logger.warning(
+                "lcm.ingest_skipped", session_id=session_id, index=index, problem=problem
+            )
+            continue
+        if skip is not None and skip(message):
+            continue
+        usable.append((message, body, fingerprint(message, body)))
+    return usable
+
+
+def _handed_digests(fps: Sequence[str], prefix: int) -> tuple[str, str]:
+    """Digests of the first ``prefix`` fingerprints and of all of them, in one pass."""
+    running = hashlib.blake2b(digest_size=16)
+    for fp in fps[:prefix]:
+        running.update(fp.encode("ascii"))
+    head = running.hexdigest()
+    for fp in fps[prefix:]:
+        running.update(fp.encode("ascii"))
+    return head, running.hexdigest()
+
+
+def remember_handed(
+    db: sqlite3.Connection, session_id: str, messages: Sequence[Any], skip: Any = None
+) -> None:
+    """Record ``messages`` as the list the session's host holds now.
+
+    Compress records its result; a reset records an empty list (all that
+    follows is new). The next ingest that extends it stores exactly what
+    follows it.
+    """
+    fps = [entry[2] for entry in _usable(session_id, messages, skip)]
+    db.execute(
+        "UPDATE sessions SET handed_count = ?, handed_digest = ? WHERE id = ?",
+        (len(fps), _handed_digests(fps, 0)[1], session_id),
+    )
+
+
+def _new_messages(
+    db: sqlite3.Connection,
+    session_id: str,
+    pairs: Sequence[tuple[dict[str, Any], str, str]],
+    extends_handed: bool,
+    handed_count: int,
+) -> Sequence[tuple[dict[str, Any], str, str]]:
+    """The part of ``pairs`` (message, body, fingerprint) not stored yet.
+
+    When the list extends the one the session last handed in or was given
+    back by compress (``extends_handed``; that list's length is
+    ``handed_count``), the rest is new, exactly: a turn that repeats the
+    previous one word for word is stored again. Otherwise (a list the host
+    rebuilt) the list is aligned with the stored history by the longest run of
     stored messages it ends a prefix with (up to :data:`OVERLAP`); among
-    equally good alignments the earliest wins, so a message said twice is
-    stored twice. A history that shares no message with the store's end (a
-    reset, or a history the host rebuilt) keeps what the session's recent
+    equally good alignments the earliest wins. A history that shares no
+    message with the store's end (a reset) keeps what the session's recent
     messages do not hold yet.
     """
+    if extends_handed:
+        return pairs[handed_count:]
     recent = [
         r[0]
         for r in db.execute(
@@ -83,10 +147,10 @@ def _new_messages(
             (session_id, OVERLAP),
         )
     ]
-    window = encoded[-RECENT_WINDOW:]
-    fps = [fingerprint(m, text) for m, text in window]
+    window = pairs[-RECENT_WINDOW:]
+    fps = [entry[2] for entry in window]
     if not recent:
-        return [(m, text, fp) for (m, text), fp in zip(window, fps, strict=True)]
+        return window
     best_end, best_overlap = -1, 0
     for end in range(len(fps)):
         if fps[end] != recent[0]:
@@ -101,11 +165,10 @@ def _new_messages(
             overlap += 1
         if overlap > best_overlap:
             best_end, best_overlap = end, overlap
-    pairs = [(m, text, fp) for (m, text), fp in zip(window, fps, strict=True)]
     if best_end >= 0:
-        return pairs[best_end + 1 :]
+        return window[best_end + 1 :]
     known = _recently_stored(db, session_id, set(fps))
-    return [entry for entry in pairs if entry[2] not in known]
+    return [entry for entry in window if entry[2] not in known]
 
 
 def _recently_stored(db: sqlite3.Connection, session_id: str, fps: set[str]) -> set[str]:
@@ -130,35 +193,30 @@ def ingest(
     stored (``lcm.ingest_skipped`` names the index and the problem); nothing
     of them is written half-way. ``skip(message)`` excludes messages the
     engine wrote itself (its summaries). With ``fts`` the new messages are
-    added to the full-text indexes in the same transaction.
+    added to the full-text indexes in the same transaction. The session
+    remembers the list (its length and a digest) so that the next call can
+    tell what it adds.
     """
-    usable: list[tuple[dict[str, Any], str]] = []
-    for index, message in enumerate(messages):
-        problem = message_problem(message)
-        body = ""
-        if problem is None:
-            try:
-                body = encode(message)
-            except (TypeError, ValueError) as exc:
-                problem = f"is not JSON-serialisable ({exc})"
-        if problem is not None:
-            logger.warning(
-                "lcm.ingest_skipped", session_id=session_id, index=index, problem=problem
-            )
-            continue
-        if skip is not None and skip(message):
-            continue
-        usable.append((message, body))
+    usable = _usable(session_id, messages, skip)
     if not usable:
         return []
     now = time.time()
     db.execute("INSERT OR IGNORE INTO sessions (id, created_at) VALUES (?, ?)", (session_id, now))
-    fresh = _new_messages(db, session_id, usable)
+    seq, position, handed_count, handed_digest = db.execute(
+        "SELECT next_seq, next_position, handed_count, handed_digest FROM sessions WHERE id = ?",
+        (session_id,),
+    ).fetchone()
+    fps = [entry[2] for entry in usable]
+    head, whole = _handed_digests(fps, handed_count)
+    if whole != handed_digest:
+        db.execute(
+            "UPDATE sessions SET handed_count = ?, handed_digest = ? WHERE id = ?",
+            (len(fps), whole, session_id),
+        )
+    extends = handed_count <= len(fps) and head == handed_digest
+    fresh = _new_messages(db, session_id, usable, extends, handed_count)
     if not fresh:
         return []
-    seq, position = db.execute(
-        "SELECT next_seq, next_position FROM sessions WHERE id = ?", (session_id,)
-    ).fetchone()
     first_id = (db.execute("SELECT COALESCE(MAX(id), 0) FROM messages").fetchone()[0]) + 1
     rows = []
     items = []

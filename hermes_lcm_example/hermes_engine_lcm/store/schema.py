@@ -12,7 +12,9 @@ CORE_MIGRATIONS: tuple[str, ...] = (
         id TEXT PRIMARY KEY,
         created_at REAL NOT NULL,
         next_seq INTEGER NOT NULL DEFAULT 0,
-        next_position INTEGER NOT NULL DEFAULT 0
+        next_position INTEGER NOT NULL DEFAULT 0,
+        handed_count INTEGER NOT NULL DEFAULT 0,
+        handed_digest TEXT
     );
     CREATE TABLE messages (
         id INTEGER PRIMARY KEY,
