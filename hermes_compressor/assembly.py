@@ -31,7 +31,7 @@ def split_summary(message: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
     else:
         text = str(content)
         summary_text, _, after = text.partition(SUMMARY_END)
-        after = after.strip()
+        after = after.removeprefix("\n\n")  # what assemble put between them
         remainder = {**message, "content": after} if after else None
     summary_text = summary_text.removeprefix(SUMMARY_PREFIX).replace(SUMMARY_END, "").strip()
     return summary_text, remainder
@@ -68,6 +68,6 @@ def assemble(head: Sequence[Any], summary: str, tail: Sequence[Any]) -> list[Any
         if isinstance(content, list):
             first["content"] = [{"type": "text", "text": text}, *content]
         else:
-            first["content"] = f"{text}\n\n{content or ''}".rstrip()
+            first["content"] = f"{text}\n\n{content}" if content else text
         result = [*head, first, *tail[1:]]
     return sanitize_tool_pairs(result)

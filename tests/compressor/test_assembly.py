@@ -58,3 +58,14 @@ def test_a_merged_summary_splits_back_into_summary_and_message() -> None:
     assert split_summary(merged) == ("S", {"role": "user", "content": "u"})
     alone = assemble([SYSTEM], "T", [reply("a")])[1]
     assert split_summary(alone) == ("T", None)
+
+
+def test_a_merged_message_keeps_its_text_exactly_through_merge_and_split() -> None:
+    from hermes_compressor.assembly import split_summary
+
+    for text in (" ", "  indented\n", "\n\nstarts with blank lines"):
+        merged = assemble([SYSTEM, reply("a")], "S", [user(text)])[2]
+        assert merged["content"].endswith(text)
+        assert split_summary(merged) == ("S", {"role": "user", "content": text})
+    empty = assemble([SYSTEM, reply("a")], "S", [user("")])[2]
+    assert empty["content"] == f"{SUMMARY_PREFIX}\n\nS\n\n{SUMMARY_END}"
