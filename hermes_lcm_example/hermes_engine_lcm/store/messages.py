@@ -123,23 +123,15 @@ def _new_messages(
     db: sqlite3.Connection,
     session_id: str,
     pairs: Sequence[tuple[dict[str, Any], str, str]],
-    extends_handed: bool,
-    handed_count: int,
 ) -> Sequence[tuple[dict[str, Any], str, str]]:
-    """The part of ``pairs`` (message, body, fingerprint) not stored yet.
+    """The part of ``pairs`` (message, body, fingerprint) not stored yet, for
+    a list that does not extend the session's handed list (the host rebuilt it).
 
-    When the list extends the one the session last handed in or was given
-    back by compress (``extends_handed``; that list's length is
-    ``handed_count``), the rest is new, exactly: a turn that repeats the
-    previous one word for word is stored again. Otherwise (a list the host
-    rebuilt) the list is aligned with the stored history by the longest run of
-    stored messages it ends a prefix with (up to :data:`OVERLAP`); among
-    equally good alignments the earliest wins. A history that shares no
-    message with the store's end (a reset) keeps what the session's recent
-    messages do not hold yet.
+    The list is aligned with the stored history by the longest run of stored
+    messages it ends a prefix with (up to :data:`OVERLAP`); among equally
+    good alignments the earliest wins. A history that shares no message with
+    the store's end keeps what the session's recent messages do not hold yet.
     """
-    if extends_handed:
-        return pairs[handed_count:]
     recent = [
         r[0]
         for r in db.execute(
@@ -206,16 +198,19 @@ def ingest(
         "SELECT next_seq, next_position, handed_count, handed_digest FROM sessions WHERE id = ?",
         (session_id,),
     ).fetchone()
-    fps = [entry[2] for entry in usable]
-    head, whole = _handed_digests(fps, handed_count)
-    if whole != handed_digest:
-        db.execute(
-            "UPDATE sessions SET handed_count = ?, handed_digest = ? WHERE id = ?",
-            (len(fps), whole, session_id),
-        )
-    extends = handed_count <= len(fps) and head == handed_digest
-    fresh = _new_messages(db, session_id, usable, extends, handed_count)
+    head, whole = _handed_digests([entry[2] for entry in usable], handed_count)
+    if handed_count <= len(usable) and head == handed_digest:
+        # It extends the list the session last handed in or was given back by
+        # compress: the rest is new, exactly, even a turn repeated word for word.
+        fresh = usable[handed_count:]
+    else:
+        fresh = _new_messages(db, session_id, usable)
     if not fresh:
+        if whole != handed_digest:
+            db.execute(
+                "UPDATE sessions SET handed_count = ?, handed_digest = ? WHERE id = ?",
+                (len(usable), whole, session_id),
+            )
         return []
     first_id = (db.execute("SELECT COALESCE(MAX(id), 0) FROM messages").fetchone()[0]) + 1
     rows = []
@@ -263,7 +258,8 @@ def ingest(
         items,
     )
     db.execute(
-        "UPDATE sessions SET next_seq = ?, next_position = ? WHERE id = ?",
-        (seq + len(fresh), position + len(fresh), session_id),
+        "UPDATE sessions SET next_seq = ?, next_position = ?, handed_count = ?, handed_digest = ?"
+        " WHERE id = ?",
+        (seq + len(fresh), position + len(fresh), len(usable), whole, session_id),
     )
     return [row[0] for row in rows]
