@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import time
+import threading
 from typing import Any
 
 import pytest
@@ -127,15 +127,23 @@ def test_429_after_every_retry_and_exhausted_quota_are_quota_errors(
 
 
 def test_a_server_that_hangs_past_the_timeout_is_a_network_error(httpserver: HTTPServer) -> None:
+    # The server answers only once the test lets it: an error raised before that
+    # proves the client gave up on its own timeout (no wall-clock timing).
+    release = threading.Event()
+    answered = threading.Event()
+
     def hang(request: Request) -> Response:
-        time.sleep(1.5)
+        release.wait(20)
+        answered.set()
         return Response(json.dumps(completion("too late")), content_type="application/json")
 
     httpserver.expect_request("/v1/chat/completions").respond_with_handler(hang)
-    start = time.perf_counter()
-    with pytest.raises(LLMNetworkError, match=r"no answer within 0\.5s"):
-        client_for(httpserver, timeout_seconds=0.5).complete(MESSAGES)
-    assert time.perf_counter() - start < 1.4
+    try:
+        with pytest.raises(LLMNetworkError, match=r"no answer within 0\.5s"):
+            client_for(httpserver, timeout_seconds=0.5, max_retries=0).complete(MESSAGES)
+        assert not answered.is_set()
+    finally:
+        release.set()
 
 
 def test_a_refused_connection_is_a_network_error() -> None:
