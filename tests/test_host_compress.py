@@ -78,7 +78,7 @@ def test_an_exception_keeps_the_original_and_is_counted(logs: LogCapture, timeou
 def test_a_pass_past_the_timeout_keeps_the_original_and_drops_the_late_result(
     logs: LogCapture,
 ) -> None:
-    host = host_for(Blocking, config=timeout_config(0.2))
+    host = host_for(Blocking, config=timeout_config(2))
     engine: Any = host.engine
     original = messages()
     before = copy.deepcopy(original)
