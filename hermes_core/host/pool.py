@@ -28,33 +28,39 @@ class DaemonPool:
         self._tasks: queue.SimpleQueue[tuple[Future[Any], Callable[[], Any]]] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._workers = 0
-        self._idle = 0
+        # Workers free to take a task (including those still starting), and tasks
+        # not yet taken: a task gets a new worker unless a free one is left over
+        # for it, so tasks submitted together never queue behind one idle worker.
+        self._free = 0
+        self._waiting = 0
 
     def submit(self, function: Callable[[], T]) -> Future[T]:
         """Schedule ``function()``; its result or exception lands in the returned future."""
         future: Future[T] = Future()
-        self._tasks.put((future, function))
         with self._lock:
-            if self._idle == 0 and self._workers < self.max_workers:
+            self._waiting += 1
+            if self._waiting > self._free and self._workers < self.max_workers:
                 self._workers += 1
+                self._free += 1
                 threading.Thread(
                     target=self._work, name=f"{self._name}-{self._workers}", daemon=True
                 ).start()
+        self._tasks.put((future, function))
         return future
 
     def _work(self) -> None:
         while True:
-            with self._lock:
-                self._idle += 1
             future, function = self._tasks.get()
             with self._lock:
-                self._idle -= 1
-            if not future.set_running_or_notify_cancel():
-                continue
-            try:
-                future.set_result(function())
-            except BaseException as exc:  # the caller decides what an engine failure means
-                future.set_exception(exc)
+                self._free -= 1
+                self._waiting -= 1
+            if future.set_running_or_notify_cancel():
+                try:
+                    future.set_result(function())
+                except BaseException as exc:  # the caller decides what an engine failure means
+                    future.set_exception(exc)
+            with self._lock:
+                self._free += 1
 
 
 _shared: DaemonPool | None = None
