@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import threading
+from typing import Any
 
+from hermes_core.host.passes import PassRunner
 from hermes_core.host.pool import DaemonPool
 
 
@@ -41,3 +43,26 @@ def test_an_exception_lands_in_the_future_and_the_worker_lives_on() -> None:
     failing = pool.submit(boom)
     assert isinstance(failing.exception(timeout=5), ValueError)
     assert pool.submit(lambda: 42).result(timeout=5) == 42
+
+
+def test_a_pass_that_timed_out_before_it_started_never_runs_and_frees_its_session() -> None:
+    pool = DaemonPool(max_workers=1, name="saturated")
+    release = threading.Event()
+    pool.submit(lambda: release.wait(10))  # the only worker is stuck
+    calls: list[str] = []
+
+    def compress(messages: list[Any]) -> list[Any]:
+        calls.append(messages[0]["content"])
+        return messages
+
+    runner = PassRunner(compress, pool)
+    first = [{"role": "user", "content": "first"}]
+    assert runner.run("s1", first, {}, timeout=0.2).outcome == "timeout"
+    # the session is not left busy by a pass that never started
+    second = [{"role": "user", "content": "second"}]
+    assert runner.run("s1", second, {}, timeout=0.2).outcome == "timeout"
+    release.set()
+    third = [{"role": "user", "content": "third"}]
+    outcome = runner.run("s1", third, {}, timeout=10)
+    assert (outcome.outcome, outcome.messages) == ("compressed", third)
+    assert calls == ["third"]

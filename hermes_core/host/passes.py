@@ -79,6 +79,8 @@ class PassRunner:
             try:
                 result = future.result(timeout=timeout)
             except FutureTimeout:
+                if future.cancel():  # never started (every worker busy): it never will
+                    lock.release()
                 return PassOutcome(
                     messages, "timeout", time.perf_counter() - start, f"over {timeout:g}s"
                 )
