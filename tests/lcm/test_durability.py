@@ -59,7 +59,24 @@ def check_store(path: Path, expected_messages: int) -> None:
     db.close()
 
 
-@pytest.mark.parametrize("delay", [0.3, 0.7, 1.2])
+def wait_for_first_summary(path: Path, child: subprocess.Popen[str]) -> None:
+    """Block until the child has committed a summary (it is compacting), or fail."""
+    for _ in range(6_000):
+        assert child.poll() is None, child.stderr.read() if child.stderr else "child exited"
+        if path.exists():
+            db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+            try:
+                if db.execute("SELECT COUNT(*) FROM summaries").fetchone()[0] > 0:
+                    return
+            except sqlite3.OperationalError:  # schema not created yet
+                pass
+            finally:
+                db.close()
+        time.sleep(0.01)
+    raise AssertionError("the child wrote no summary within 60 s")
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.15, 0.6])
 def test_a_kill_in_the_middle_of_compaction_loses_nothing(tmp_path: Path, delay: float) -> None:
     root = Path(__file__).parents[2]
     child = subprocess.Popen(
@@ -68,16 +85,16 @@ def test_a_kill_in_the_middle_of_compaction_loses_nothing(tmp_path: Path, delay:
         stderr=subprocess.PIPE,
         text=True,
     )
-    assert child.stdout is not None
-    assert child.stdout.readline().strip() == "ready"
-    time.sleep(delay)
-    os.kill(child.pid, signal.SIGKILL)
-    child.wait()
     path = tmp_path / "lcm" / "lcm.db"
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "ready"
+        wait_for_first_summary(path, child)  # compaction has begun: kill at some point in it
+        time.sleep(delay)
+    finally:
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait()
     check_store(path, len(conversation(150)))
-    db = sqlite3.connect(path)
-    assert db.execute("SELECT COUNT(*) FROM summaries").fetchone()[0] > 0  # it was compacting
-    db.close()
     engine = LCMEngine({}, hermes_home=tmp_path)  # reopening works and ingestion goes on
     engine.on_turn_complete([*conversation(150), *turn(150)])
     check_store(path, len(conversation(150)) + 4)
