@@ -1,4 +1,4 @@
-"""How hermes-core is built and checked. ``python -m nox`` runs lint, tests, docs, build, e2e."""
+"""How hermes-context is built and checked. ``python -m nox`` runs lint, tests, docs, build, e2e."""
 
 from __future__ import annotations
 

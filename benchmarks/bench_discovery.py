@@ -4,7 +4,7 @@ Generates 1,000 unrelated distributions and 50 engine distributions in a
 temporary site directory, then measures side by side, in one run:
 
 * warm: in this process, alternating rounds of the baseline and of
-  hermes-core's discover + activate, the median of each;
+  hermes-context's discover + activate, the median of each;
 * cold: fresh interpreters, alternating, each timing only its own operation
   (the first scan of the site directory and the import of the engine).
 
@@ -74,7 +74,7 @@ def generate(site: Path) -> None:
             f"bench-engine-{index}",
             "1.0",
             entry_points={"hermes.context_engines": {name: f"bench_engine_{index}:Engine"}},
-            requires=["hermes-core>=0.1"],
+            requires=["hermes-context>=0.1"],
             summary=f"Benchmark engine {index}",
             files={f"bench_engine_{index}.py": engine_module_source(name)},
         )
@@ -142,7 +142,7 @@ def main() -> int:
     ]
     print("baseline A: importlib.metadata.entry_points(group=...)   (standard library)")
     print(
-        "baseline B: importlib_metadata.entry_points(group=...)   (the backport hermes-core uses)"
+        "baseline B: importlib_metadata.entry_points(group=...)   (the backport hermes-context uses)"
     )
     print("hermes:     EngineRegistry.discover(config) + activate(registry)")
     print(f"{'':5} {'A':>10} {'B':>10} {'hermes':>10} {'hermes/A':>9} {'hermes/B':>9}")

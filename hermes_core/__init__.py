@@ -1,4 +1,4 @@
-"""hermes-core: the plugin host for the context engines of LLM agents.
+"""hermes-context: the plugin host for the context engines of LLM agents.
 
 The public API is re-exported here; submodules starting with ``_`` are private.
 """

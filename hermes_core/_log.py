@@ -1,8 +1,8 @@
-"""The structlog logger hermes-core emits its events on.
+"""The structlog logger hermes-context emits its events on.
 
 Events are stable dotted names with key-value fields
 (``context_engine.duplicate_rejected``, ``name=``, ``kept=``, ``rejected=``),
-so users can filter and alert on them. hermes-core never configures structlog;
+so users can filter and alert on them. hermes-context never configures structlog;
 the embedding application does.
 """
 

@@ -22,7 +22,7 @@ __all__ = [
 
 
 class HermesError(Exception):
-    """Base class of every error raised by hermes-core."""
+    """Base class of every error raised by hermes-context."""
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ class EngineNotFoundError(EngineError):
 
 
 class EngineIncompatibleError(EngineError):
-    """The engine declares that it needs another version of hermes-core."""
+    """The engine declares that it needs another version of hermes-context."""
 
     reason = "incompatible"
 

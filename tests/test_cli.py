@@ -62,7 +62,7 @@ def test_engines_check_imports_each_engine_and_reports_failures_without_stopping
 ) -> None:
     hermes_site.add_engine("good-engine", "good", engine_source("good"))
     hermes_site.add_engine("bad-engine", "bad", "raise ImportError('no such backend')\n")
-    hermes_site.add_engine("old-engine", "old", engine_source("old"), requires=["hermes-core>=99"])
+    hermes_site.add_engine("old-engine", "old", engine_source("old"), requires=["hermes-context>=99"])
     result = run("engines", "--check", "--json", home=tmp_path, site=hermes_site.path)
     assert result.returncode == 1
     checks = {
@@ -114,11 +114,11 @@ def test_select_writes_the_engine_and_keeps_every_other_key(
 def test_select_refuses_missing_incompatible_and_path_like_names(
     tmp_path: Path, hermes_site: TemporarySite
 ) -> None:
-    hermes_site.add_engine("old-engine", "old", engine_source("old"), requires=["hermes-core>=99"])
+    hermes_site.add_engine("old-engine", "old", engine_source("old"), requires=["hermes-context>=99"])
     missing = run("select", "nope", home=tmp_path, site=hermes_site.path)
     assert missing.returncode == 2 and "engine 'nope' is not installed" in missing.stderr
     old = run("select", "old", home=tmp_path, site=hermes_site.path)
-    assert old.returncode == 2 and "is incompatible: requires hermes-core>=99" in old.stderr
+    assert old.returncode == 2 and "is incompatible: requires hermes-context>=99" in old.stderr
     path_like = run("select", "../x", home=tmp_path)
     assert path_like.returncode == 2 and "not an engine name" in path_like.stderr
     assert not (tmp_path / "config.yaml").exists()
@@ -180,7 +180,7 @@ def test_new_scaffolds_a_project_and_refuses_bad_names_and_existing_dirs(tmp_pat
     project = tmp_path / "hermes-engine-wave-2"
     pyproject = (project / "pyproject.toml").read_text(encoding="utf-8")
     assert 'wave-2 = "hermes_engine_wave_2:Wave2Engine"' in pyproject
-    assert 'dependencies = ["hermes-core>=0.1,<1"]' in pyproject
+    assert 'dependencies = ["hermes-context>=0.1,<1"]' in pyproject
     assert (project / "hermes_engine_wave_2" / "__init__.py").exists()
     assert "ContextEngineContract" in (project / "tests" / "test_engine.py").read_text("utf-8")
     again = run("new", "wave-2", "--path", str(tmp_path), home=tmp_path)

@@ -115,7 +115,7 @@ def test_requires_hermes_outside_the_running_version_is_incompatible(tmp_path: P
     plugin(tmp_path / "plugins", "old", "name: old\nrequires_hermes: '<0.1'\n")
     record = discover(tmp_path).get("old")
     assert record is not None and record.status is EngineStatus.INCOMPATIBLE
-    assert "requires hermes-core<0.1" in (record.reason or "")
+    assert "requires hermes-context<0.1" in (record.reason or "")
 
 
 def test_a_directory_without_init_is_broken(tmp_path: Path) -> None:

@@ -32,7 +32,7 @@ def registry(engine: str | None = None, **context: object) -> EngineRegistry:
 def test_the_builtin_compressor_is_registered_by_hermes_core_and_selected_by_default() -> None:
     record = registry().get("compressor")
     assert record is not None
-    assert record.source.distribution == "hermes-core"
+    assert record.source.distribution == "hermes-context"
     assert record.status is EngineStatus.SELECTED
 
 
@@ -96,24 +96,24 @@ def test_no_distribution_can_shadow_the_builtin_compressor(
 ) -> None:
     hermes_site.add_engine("aaa-evil", "compressor", engine_source("compressor"))
     reg = registry()
-    assert reg.get("compressor").source.distribution == "hermes-core"  # type: ignore[union-attr]
+    assert reg.get("compressor").source.distribution == "hermes-context"  # type: ignore[union-attr]
     (event,) = events(logs, "context_engine.duplicate_rejected")
     assert event["rejected"] == "distribution aaa-evil 1.0"
 
 
-def test_an_engine_requiring_another_hermes_core_is_incompatible_and_never_imported(
+def test_an_engine_requiring_another_hermes_context_is_incompatible_and_never_imported(
     hermes_site: TemporarySite, logs: LogCapture
 ) -> None:
     hermes_site.add_engine(
-        "future-engine", "future", engine_source("future"), requires=["hermes-core>=99"]
+        "future-engine", "future", engine_source("future"), requires=["hermes-context>=99"]
     )
     reg = registry("future")
     record = reg.get("future")
     assert record is not None and record.status is EngineStatus.INCOMPATIBLE
-    assert "requires hermes-core>=99" in (record.reason or "")
+    assert "requires hermes-context>=99" in (record.reason or "")
     (listed,) = events(logs, "context_engine.incompatible")
     assert (listed["name"], listed["source"]) == ("future", "distribution future-engine 1.0")
-    assert "running hermes-core 0.1.0" in listed["reason"]  # type: ignore[operator]
+    assert "running hermes-context 0.1.0" in listed["reason"]  # type: ignore[operator]
     activation = activate(reg)
     assert activation.engine.name == "compressor"
     assert isinstance(activation.fallback, EngineIncompatibleError)
@@ -126,16 +126,24 @@ def test_an_engine_requiring_another_hermes_core_is_incompatible_and_never_impor
     assert "future_engine" not in sys.modules
 
 
-def test_requirements_on_hermes_core_behind_an_extra_do_not_gate(
+def test_requirements_on_hermes_context_behind_an_extra_do_not_gate(
     hermes_site: TemporarySite,
 ) -> None:
     hermes_site.add_engine(
         "extra-engine",
         "extra",
         engine_source("extra"),
-        requires=['hermes-core>=99; extra == "dev"', "hermes_core>=0.1", "pyyaml"],
+        requires=['hermes-context>=99; extra == "dev"', "hermes_context>=0.1", "pyyaml"],
     )
     assert registry().get("extra").status is EngineStatus.AVAILABLE  # type: ignore[union-attr]
+
+
+def test_a_requirement_on_the_unrelated_hermes_core_project_does_not_gate(
+    hermes_site: TemporarySite,
+) -> None:
+    # hermes-core on PyPI is someone else's project: its versions say nothing about ours
+    hermes_site.add_engine("stray-engine", "stray", engine_source("stray"), requires=["hermes-core>=99"])
+    assert registry().get("stray").status is EngineStatus.AVAILABLE  # type: ignore[union-attr]
 
 
 def test_an_entry_point_to_a_missing_module_falls_back_and_is_marked_broken(

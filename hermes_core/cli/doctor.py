@@ -15,7 +15,7 @@ __all__ = ["command"]
 
 _WHAT_TO_DO = {
     EngineNotFoundError: "install the distribution that provides it (pip install ...)",
-    EngineIncompatibleError: "install a version of the engine that supports this hermes-core",
+    EngineIncompatibleError: "install a version of the engine that supports this hermes-context",
 }
 
 

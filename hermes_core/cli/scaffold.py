@@ -20,10 +20,10 @@ build-backend = "hatchling.build"
 [project]
 name = "{dist}"
 version = "0.1.0"
-description = "The {name} context engine for hermes-core."
+description = "The {name} context engine for hermes-context."
 readme = "README.md"
 requires-python = ">=3.10"
-dependencies = ["hermes-core>={major_minor},<{next_major}"]
+dependencies = ["hermes-context>={major_minor},<{next_major}"]
 
 [project.optional-dependencies]
 test = ["pytest>=8"]
@@ -106,7 +106,7 @@ def test_the_installed_engine_is_found_and_selected_by_name() -> None:
 
 _README = """# {dist}
 
-The `{name}` context engine for [hermes-core](https://pypi.org/project/hermes-core/).
+The `{name}` context engine for [hermes-context](https://pypi.org/project/hermes-context/).
 
 ```bash
 pip install -e ".[test]"       # install the engine and pytest
@@ -117,8 +117,8 @@ hermes-context doctor {name}   # the contract kit against the installed engine
 ```
 
 Build a wheel for PyPI with `python -m build`. Its
-`Requires-Dist: hermes-core>={major_minor},<{next_major}` keeps it from being activated
-by a hermes-core it was not written for.
+`Requires-Dist: hermes-context>={major_minor},<{next_major}` keeps it from being activated
+by a hermes-context it was not written for.
 """
 
 

@@ -1,4 +1,4 @@
-"""Checks for configuration values, shared by hermes-core's keys and engines' own sections."""
+"""Checks for configuration values, shared by hermes-context's keys and engines' own sections."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The configuration keys hermes-core itself reads, and how each is checked.
+"""The configuration keys hermes-context itself reads, and how each is checked.
 
 Sections that belong to an engine (``lcm:``, most of ``compression:``) are
 left to that engine; only the keys below are checked here. A key whose value

@@ -1,4 +1,4 @@
-"""Version gating: does an engine accept the running hermes-core? Decided before import."""
+"""Version gating: does an engine accept the running hermes-context? Decided before import."""
 
 from __future__ import annotations
 
@@ -18,20 +18,20 @@ __all__ = [
     "running_version",
 ]
 
-#: The canonical distribution name of hermes-core.
-HERMES_DISTRIBUTION = "hermes-core"
+#: The canonical distribution name of hermes-context.
+HERMES_DISTRIBUTION = "hermes-context"
 
 
 def running_version() -> Version:
-    """The version of the running hermes-core."""
+    """The version of the running hermes-context."""
     return Version(__version__)
 
 
 def requires_dist_conflict(requires: Iterable[str] | None) -> str | None:
-    """Why the distribution's ``Requires-Dist`` rules out this hermes-core, or None when it fits.
+    """Why the distribution's ``Requires-Dist`` rules out this hermes-context, or None when it fits.
 
     Only unconditional requirements (and those whose marker holds with no
-    extra) on ``hermes-core`` count; unparsable lines are not ours to judge.
+    extra) on ``hermes-context`` count; unparsable lines are not ours to judge.
     """
     version = running_version()
     for line in requires or ():
@@ -44,7 +44,7 @@ def requires_dist_conflict(requires: Iterable[str] | None) -> str | None:
         if requirement.marker is not None and not requirement.marker.evaluate({"extra": ""}):
             continue
         if not requirement.specifier.contains(version, prereleases=True):
-            return f"requires hermes-core{requirement.specifier}, running hermes-core {version}"
+            return f"requires hermes-context{requirement.specifier}, running hermes-context {version}"
     return None
 
 

@@ -89,7 +89,7 @@ def _record(path: Path) -> EngineRecord:
         if not specifier.contains(running_version(), prereleases=True):
             record.status = EngineStatus.INCOMPATIBLE
             record.reason = (
-                f"{manifest} requires hermes-core{specifier}, running {running_version()}"
+                f"{manifest} requires hermes-context{specifier}, running {running_version()}"
             )
     return record
 

@@ -42,7 +42,7 @@ _DECLARES_A_GROUP = re.compile(r"^\s*\[\s*hermes\.(?:context_engines|plugins)\s*
 
 @dataclass(frozen=True)
 class Distribution:
-    """The metadata hermes-core needs of a distribution that declares its entry points."""
+    """The metadata hermes-context needs of a distribution that declares its entry points."""
 
     name: str
     version: str
@@ -114,7 +114,7 @@ def scan() -> InstalledEntryPoints:
 def engine_records(declared: Iterable[DeclaredEntryPoint]) -> list[EngineRecord]:
     """One record per engine entry point, in precedence order.
 
-    hermes-core's own entry points come first, so no package can shadow the
+    hermes-context's own entry points come first, so no package can shadow the
     built-in default; the rest follow by canonical distribution name, then
     entry-point name.
     """

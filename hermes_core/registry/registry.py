@@ -36,7 +36,7 @@ class EngineRegistry:
     """Every context engine that is installed, in a deterministic precedence.
 
     Sources, first wins: (1) entry points in group ``hermes.context_engines``
-    (hermes-core's own first, then by distribution name); (2) plugin
+    (hermes-context's own first, then by distribution name); (2) plugin
     directories, ``plugins.dirs`` in order, then ``$HERMES_HOME/plugins``;
     (3) general plugins named in ``plugins.enabled``, in that order. A later
     registration of a taken name is kept in the listing with status

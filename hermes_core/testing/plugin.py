@@ -1,4 +1,4 @@
-"""The hermes-core pytest plugin (entry point ``pytest11``), for engine authors.
+"""The hermes-context pytest plugin (entry point ``pytest11``), for engine authors.
 
 * ``--hermes-engine NAME`` runs the ContextEngine contract against the
   installed engine NAME, as activated by the registry.
@@ -20,7 +20,7 @@ _NAMED_ENGINE_TESTS = Path(__file__).with_name("named_engine.py")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("hermes", "hermes-core context engines")
+    group = parser.getgroup("hermes", "hermes-context context engines")
     group.addoption(
         "--hermes-engine",
         metavar="NAME",

@@ -1,4 +1,4 @@
-"""hermes-engine-lcm: Lossless Context Management for hermes-core."""
+"""hermes-engine-lcm: Lossless Context Management for hermes-context."""
 
 from hermes_engine_lcm.engine import LCMEngine
 

@@ -1,7 +1,7 @@
-"""End to end: the built hermes-core wheel and real third-party engine projects in a fresh venv.
+"""End to end: the built hermes-context wheel and real third-party engine projects in a fresh venv.
 
 Run by ``nox -s e2e``; needs pip to reach the package index for the build
-backend and hermes-core's dependencies.
+backend and hermes-context's dependencies.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def write_project(root: Path, distribution: str) -> Path:
             name = "{distribution}"
             version = "1.2.0"
             description = "Third-party engine {distribution}"
-            dependencies = ["hermes-core>=0.1"]
+            dependencies = ["hermes-context>=0.1"]
 
             [project.entry-points."hermes.context_engines"]
             thirdparty = "{module}:ThirdPartyEngine"
@@ -77,11 +77,11 @@ def write_project(root: Path, distribution: str) -> Path:
 
 @pytest.fixture(scope="module")
 def environment(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
-    """A fresh virtual environment with the built hermes-core wheel installed."""
+    """A fresh virtual environment with the built hermes-context wheel installed."""
     work = tmp_path_factory.mktemp("e2e")
     wheels = work / "wheels"
     run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", wheels, ROOT)
-    (wheel,) = wheels.glob("hermes_core-*.whl")
+    (wheel,) = wheels.glob("hermes_context-*.whl")
     venv.create(work / "venv", with_pip=True)
     python = work / "venv" / "bin" / "python"
     run(python, "-m", "pip", "install", "-q", wheel)
