@@ -141,9 +141,7 @@ def main() -> int:
         ("warm", base, base_std, ours),
     ]
     print("baseline A: importlib.metadata.entry_points(group=...)   (standard library)")
-    print(
-        "baseline B: importlib_metadata.entry_points(group=...)   (the backport hermes-context uses)"
-    )
+    print("baseline B: importlib_metadata.entry_points(group=...)   (the backport we use)")
     print("hermes:     EngineRegistry.discover(config) + activate(registry)")
     print(f"{'':5} {'A':>10} {'B':>10} {'hermes':>10} {'hermes/A':>9} {'hermes/B':>9}")
     worst = 0.0

@@ -62,7 +62,9 @@ def test_engines_check_imports_each_engine_and_reports_failures_without_stopping
 ) -> None:
     hermes_site.add_engine("good-engine", "good", engine_source("good"))
     hermes_site.add_engine("bad-engine", "bad", "raise ImportError('no such backend')\n")
-    hermes_site.add_engine("old-engine", "old", engine_source("old"), requires=["hermes-context>=99"])
+    hermes_site.add_engine(
+        "old-engine", "old", engine_source("old"), requires=["hermes-context>=99"]
+    )
     result = run("engines", "--check", "--json", home=tmp_path, site=hermes_site.path)
     assert result.returncode == 1
     checks = {
@@ -114,7 +116,9 @@ def test_select_writes_the_engine_and_keeps_every_other_key(
 def test_select_refuses_missing_incompatible_and_path_like_names(
     tmp_path: Path, hermes_site: TemporarySite
 ) -> None:
-    hermes_site.add_engine("old-engine", "old", engine_source("old"), requires=["hermes-context>=99"])
+    hermes_site.add_engine(
+        "old-engine", "old", engine_source("old"), requires=["hermes-context>=99"]
+    )
     missing = run("select", "nope", home=tmp_path, site=hermes_site.path)
     assert missing.returncode == 2 and "engine 'nope' is not installed" in missing.stderr
     old = run("select", "old", home=tmp_path, site=hermes_site.path)

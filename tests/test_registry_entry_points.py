@@ -142,7 +142,9 @@ def test_a_requirement_on_the_unrelated_hermes_core_project_does_not_gate(
     hermes_site: TemporarySite,
 ) -> None:
     # hermes-core on PyPI is someone else's project: its versions say nothing about ours
-    hermes_site.add_engine("stray-engine", "stray", engine_source("stray"), requires=["hermes-core>=99"])
+    hermes_site.add_engine(
+        "stray-engine", "stray", engine_source("stray"), requires=["hermes-core>=99"]
+    )
     assert registry().get("stray").status is EngineStatus.AVAILABLE  # type: ignore[union-attr]
 
 

@@ -44,7 +44,9 @@ def requires_dist_conflict(requires: Iterable[str] | None) -> str | None:
         if requirement.marker is not None and not requirement.marker.evaluate({"extra": ""}):
             continue
         if not requirement.specifier.contains(version, prereleases=True):
-            return f"requires hermes-context{requirement.specifier}, running hermes-context {version}"
+            return (
+                f"requires hermes-context{requirement.specifier}, running hermes-context {version}"
+            )
     return None
 
 
