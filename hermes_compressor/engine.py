@@ -19,8 +19,8 @@ from hermes_compressor.pruning import prune
 from hermes_compressor.settings import CompressorSettings
 from hermes_compressor.summary_prompt import build_prompt
 from hermes_core import ContextEngine, Message, sanitize_tool_pairs
-from hermes_core._log import logger
 from hermes_core.llm import LLMAuthError, LLMNetworkError, LLMQuotaError
+from hermes_core.log import logger
 from hermes_core.tokens import estimate_message_tokens
 
 __all__ = ["SUMMARY_PREFIX", "CompressorEngine"]

@@ -3,10 +3,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-import structlog
-from structlog.testing import LogCapture
 
-from hermes_core.testing import engine_module_source
+from hermes_core.testing import EventCapture, capture_events, engine_module_source
 
 pytest_plugins = ["pytester"]
 
@@ -17,19 +15,14 @@ def engine_source(name: str, description: str = "A test engine.", extra: str = "
 
 
 @pytest.fixture
-def logs() -> Iterator[LogCapture]:
+def logs() -> Iterator[EventCapture]:
     """Structured events emitted during the test, as dicts."""
-    capture = LogCapture()
-    old = structlog.get_config()
-    structlog.configure(processors=[capture])
-    try:
+    with capture_events() as capture:
         yield capture
-    finally:
-        structlog.configure(**old)
 
 
-def events(capture: LogCapture, name: str) -> list[dict[str, object]]:
-    return [entry for entry in capture.entries if entry["event"] == name]
+def events(capture: EventCapture, name: str) -> list[dict[str, object]]:
+    return capture.named(name)
 
 
 @pytest.fixture(scope="session")

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from structlog.testing import LogCapture
 
 from hermes_core import ConfigError, load_config
+from hermes_core.testing import EventCapture
 from tests.conftest import events
 
 
@@ -59,7 +59,9 @@ def test_a_yaml_syntax_error_names_the_file_and_line(tmp_path: Path) -> None:
     assert str(path) in str(raised.value)
 
 
-def test_a_yaml_syntax_error_is_not_fatal_without_strict(tmp_path: Path, logs: LogCapture) -> None:
+def test_a_yaml_syntax_error_is_not_fatal_without_strict(
+    tmp_path: Path, logs: EventCapture
+) -> None:
     path = write(tmp_path / "config.yaml", "context: [\n")
     config = load_config(path)
     assert config.engine.name == "compressor"
@@ -105,7 +107,7 @@ def test_every_problem_is_reported_not_only_the_first(tmp_path: Path) -> None:
 
 
 def test_without_strict_a_wrong_value_is_dropped_and_the_rest_is_kept(
-    tmp_path: Path, logs: LogCapture
+    tmp_path: Path, logs: EventCapture
 ) -> None:
     path = write(
         tmp_path / "c.yaml",

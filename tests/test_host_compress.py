@@ -8,10 +8,9 @@ import time
 from typing import Any
 
 import pytest
-from structlog.testing import LogCapture
 
 from hermes_core import ContextEngine, hookimpl
-from hermes_core.testing import host_for, sample_conversation
+from hermes_core.testing import EventCapture, host_for, sample_conversation
 from tests.conftest import events
 from tests.host_engines import Blocking, Recording, Returning, Vandal
 
@@ -53,7 +52,7 @@ def test_the_engine_works_on_a_private_deep_copy() -> None:
     ],
 )
 def test_an_invalid_result_is_discarded_and_the_original_kept(
-    logs: LogCapture, result: object, detail: str
+    logs: EventCapture, result: object, detail: str
 ) -> None:
     host = host_for(Returning)
     host.engine.result = result  # type: ignore[attr-defined]
@@ -65,7 +64,7 @@ def test_an_invalid_result_is_discarded_and_the_original_kept(
 
 
 @pytest.mark.parametrize("timeout", [0, 5])
-def test_an_exception_keeps_the_original_and_is_counted(logs: LogCapture, timeout: float) -> None:
+def test_an_exception_keeps_the_original_and_is_counted(logs: EventCapture, timeout: float) -> None:
     host = host_for(Returning, config=timeout_config(timeout))
     host.engine.result = RuntimeError("summariser exploded")  # type: ignore[attr-defined]
     original = messages()
@@ -76,7 +75,7 @@ def test_an_exception_keeps_the_original_and_is_counted(logs: LogCapture, timeou
 
 
 def test_a_pass_past_the_timeout_keeps_the_original_and_drops_the_late_result(
-    logs: LogCapture,
+    logs: EventCapture,
 ) -> None:
     host = host_for(Blocking, config=timeout_config(2))
     engine: Any = host.engine
@@ -98,7 +97,7 @@ def test_a_pass_past_the_timeout_keeps_the_original_and_drops_the_late_result(
     assert host.status()["pass_timeouts"] == 1
 
 
-def test_one_pass_per_session_at_a_time(logs: LogCapture) -> None:
+def test_one_pass_per_session_at_a_time(logs: EventCapture) -> None:
     host = host_for(Blocking, config=timeout_config(0.3))
     engine: Any = host.engine
     first = messages()
@@ -182,7 +181,7 @@ def test_keywords_reach_only_engines_that_accept_them() -> None:
     assert 110 < deadline - time.monotonic() <= 120  # the host waits 120 s by default
 
 
-def test_observers_hear_of_compressed_and_failed_passes(logs: LogCapture) -> None:
+def test_observers_hear_of_compressed_and_failed_passes(logs: EventCapture) -> None:
     heard: list[tuple[str, Any]] = []
 
     class Observer:

@@ -6,11 +6,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from structlog.testing import LogCapture
 
 from hermes_compressor import CompressorEngine
 from hermes_core import ContextHost
-from hermes_core.testing import TemporarySite, host_for
+from hermes_core.testing import EventCapture, TemporarySite, host_for
 from tests.conftest import engine_source, events
 from tests.host_engines import Recording
 
@@ -108,7 +107,7 @@ class Erratic(Recording):
 
 
 @pytest.mark.parametrize("answer", ["yes", 1, None, [True]])
-def test_a_non_bool_decision_is_false(logs: LogCapture, answer: object) -> None:
+def test_a_non_bool_decision_is_false(logs: EventCapture, answer: object) -> None:
     host = host_for(Erratic)
     host.engine.answer = answer  # type: ignore[attr-defined]
     assert host.should_compress(500) is False
@@ -116,7 +115,7 @@ def test_a_non_bool_decision_is_false(logs: LogCapture, answer: object) -> None:
     assert len(events(logs, "context_engine.invalid_result")) == 2
 
 
-def test_failing_decisions_and_usage_are_fail_open(logs: LogCapture) -> None:
+def test_failing_decisions_and_usage_are_fail_open(logs: EventCapture) -> None:
     host = host_for(Erratic)
     host.engine.error = RuntimeError("db gone")  # type: ignore[attr-defined]
     assert host.should_compress(500) is False
@@ -154,7 +153,7 @@ def test_status_joins_engine_figures_and_host_figures() -> None:
     assert status["passes"] == 0
 
 
-def test_tracing_logs_every_engine_call_with_sizes_and_duration(logs: LogCapture) -> None:
+def test_tracing_logs_every_engine_call_with_sizes_and_duration(logs: EventCapture) -> None:
     host = host_for(Recording, env={"HERMES_TRACE_HOOKS": "1"})
     host.update_model("m", 1000)
     host.should_compress(5)
@@ -168,7 +167,7 @@ def test_tracing_logs_every_engine_call_with_sizes_and_duration(logs: LogCapture
     assert isinstance(compress["duration_ms"], float)
 
 
-def test_without_tracing_nothing_is_logged_per_call(logs: LogCapture) -> None:
+def test_without_tracing_nothing_is_logged_per_call(logs: EventCapture) -> None:
     host = host_for(Recording)
     host.should_compress(5)
     assert events(logs, "context_engine.call") == []
@@ -192,7 +191,7 @@ def test_from_config_records_a_fallback_in_status(tmp_path: Path) -> None:
     assert status["engine_fallback"] == "missing"
 
 
-def test_lifecycle_failures_never_reach_the_agent(logs: LogCapture) -> None:
+def test_lifecycle_failures_never_reach_the_agent(logs: EventCapture) -> None:
     class Fragile(Recording):
         @property
         def name(self) -> str:

@@ -6,11 +6,10 @@ import copy
 from typing import Any
 
 import pytest
-from structlog.testing import LogCapture
 
 from hermes_compressor import CompressorEngine
 from hermes_core import ContextEngine
-from hermes_core.testing import host_for, sample_conversation
+from hermes_core.testing import EventCapture, host_for, sample_conversation
 from tests.conftest import events
 from tests.host_engines import Selecting, Vandal
 
@@ -88,7 +87,7 @@ def test_the_engine_receives_copies_and_the_budget() -> None:
     ],
 )
 def test_invalid_answers_fall_back_to_the_original_request(
-    logs: LogCapture, answer: object, warns: bool
+    logs: EventCapture, answer: object, warns: bool
 ) -> None:
     host = host_for(Selecting)
     host.engine.answer = answer  # type: ignore[attr-defined]
@@ -100,7 +99,7 @@ def test_invalid_answers_fall_back_to_the_original_request(
 
 @pytest.mark.parametrize("error", [RuntimeError("engine bug"), KeyError("x"), RecursionError()])
 def test_an_exception_falls_back_to_the_original_request(
-    logs: LogCapture, error: BaseException
+    logs: EventCapture, error: BaseException
 ) -> None:
     host = host_for(Selecting)
     host.engine.raises = error  # type: ignore[attr-defined]
@@ -148,7 +147,7 @@ def test_turn_complete_without_a_response_passes_no_usage() -> None:
     assert kwargs["usage"] is None
 
 
-def test_turn_complete_exceptions_are_logged_and_swallowed(logs: LogCapture) -> None:
+def test_turn_complete_exceptions_are_logged_and_swallowed(logs: EventCapture) -> None:
     host = host_for(Vandal)
     transcript = request()
     before = copy.deepcopy(transcript)

@@ -5,9 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from structlog.testing import LogCapture
-
-from hermes_core.testing import host_for, sample_conversation
+from hermes_core.testing import EventCapture, host_for, sample_conversation
 from tests.conftest import events
 from tests.host_engines import Recording
 
@@ -41,7 +39,7 @@ class Tooled(Recording):
         return json.dumps({"results": [args["query"]]})
 
 
-def test_schemas_become_function_entries_skipping_nameless_and_clashing(logs: LogCapture) -> None:
+def test_schemas_become_function_entries_skipping_nameless_and_clashing(logs: EventCapture) -> None:
     host = host_for(Tooled)
     entries = host.tool_schemas(existing_tool_names=["read_file"])
     assert entries == [{"type": "function", "function": GREP}]
@@ -49,7 +47,7 @@ def test_schemas_become_function_entries_skipping_nameless_and_clashing(logs: Lo
     assert reasons == ["name_clash", "nameless", "nameless"]
 
 
-def test_a_failing_or_odd_schema_listing_offers_no_tools(logs: LogCapture) -> None:
+def test_a_failing_or_odd_schema_listing_offers_no_tools(logs: EventCapture) -> None:
     host = host_for(Tooled)
     host.engine.schemas = "not a list"  # type: ignore[attr-defined]
     assert host.tool_schemas() == []

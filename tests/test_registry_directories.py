@@ -6,10 +6,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from structlog.testing import LogCapture
 
 from hermes_core import EngineRegistry, EngineStatus, activate, load_config
-from hermes_core.testing import TemporarySite
+from hermes_core.testing import EventCapture, TemporarySite
 from tests.conftest import engine_source, events
 
 
@@ -74,7 +73,7 @@ def test_hermes_home_plugins_are_found_after_the_configured_dirs(tmp_path: Path)
 
 
 def test_an_entry_point_beats_a_directory_of_the_same_name(
-    tmp_path: Path, hermes_site: TemporarySite, logs: LogCapture
+    tmp_path: Path, hermes_site: TemporarySite, logs: EventCapture
 ) -> None:
     hermes_site.add_engine("twin-engine", "twin", engine_source("twin"))
     path = plugin(tmp_path / "plugins", "twin", "name: twin\n")
@@ -97,7 +96,7 @@ def test_an_entry_point_beats_a_directory_of_the_same_name(
     ],
 )
 def test_a_malformed_plugin_yaml_is_listed_broken_with_file_and_key(
-    tmp_path: Path, logs: LogCapture, manifest: str | None, fragment: str
+    tmp_path: Path, logs: EventCapture, manifest: str | None, fragment: str
 ) -> None:
     plugin(tmp_path / "plugins", "broken1", manifest)
     reg = discover(tmp_path, engine="broken1")

@@ -6,7 +6,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from structlog.testing import LogCapture
 
 from hermes_core import (
     EngineIncompatibleError,
@@ -18,7 +17,7 @@ from hermes_core import (
     activate,
     load_config,
 )
-from hermes_core.testing import TemporarySite
+from hermes_core.testing import EventCapture, TemporarySite
 from tests.conftest import engine_source, events
 
 
@@ -76,7 +75,7 @@ def test_each_activation_gets_its_own_engine_instance(hermes_site: TemporarySite
 
 
 def test_two_distributions_claiming_one_name_keep_the_first_and_warn(
-    hermes_site: TemporarySite, logs: LogCapture
+    hermes_site: TemporarySite, logs: EventCapture
 ) -> None:
     hermes_site.add_engine("beta-engines", "shared", engine_source("shared"), version="1.0")
     hermes_site.add_engine("alpha_engines", "shared", engine_source("shared"), version="2.0")
@@ -92,7 +91,7 @@ def test_two_distributions_claiming_one_name_keep_the_first_and_warn(
 
 
 def test_no_distribution_can_shadow_the_builtin_compressor(
-    hermes_site: TemporarySite, logs: LogCapture
+    hermes_site: TemporarySite, logs: EventCapture
 ) -> None:
     hermes_site.add_engine("aaa-evil", "compressor", engine_source("compressor"))
     reg = registry()
@@ -102,7 +101,7 @@ def test_no_distribution_can_shadow_the_builtin_compressor(
 
 
 def test_an_engine_requiring_another_hermes_context_is_incompatible_and_never_imported(
-    hermes_site: TemporarySite, logs: LogCapture
+    hermes_site: TemporarySite, logs: EventCapture
 ) -> None:
     hermes_site.add_engine(
         "future-engine", "future", engine_source("future"), requires=["hermes-context>=99"]
@@ -149,7 +148,7 @@ def test_a_requirement_on_the_unrelated_hermes_core_project_does_not_gate(
 
 
 def test_an_entry_point_to_a_missing_module_falls_back_and_is_marked_broken(
-    hermes_site: TemporarySite, logs: LogCapture
+    hermes_site: TemporarySite, logs: EventCapture
 ) -> None:
     hermes_site.add(
         "ghost-engine",
@@ -168,7 +167,7 @@ def test_an_entry_point_to_a_missing_module_falls_back_and_is_marked_broken(
 
 
 def test_an_engine_whose_constructor_raises_falls_back(
-    hermes_site: TemporarySite, logs: LogCapture
+    hermes_site: TemporarySite, logs: EventCapture
 ) -> None:
     source = engine_source("fragile").replace(
         "self.config = config", "raise RuntimeError('no database at /nowhere')"
@@ -199,7 +198,7 @@ def test_an_engine_whose_constructor_raises_falls_back(
 )
 def test_an_engine_with_a_bad_signature_is_rejected_naming_method_and_argument(
     hermes_site: TemporarySite,
-    logs: LogCapture,
+    logs: EventCapture,
     method_source: str,
     method: str,
     argument: str,
@@ -236,7 +235,7 @@ def test_strict_mode_raises_instead_of_falling_back(hermes_site: TemporarySite) 
 
 
 def test_an_unknown_engine_name_says_where_it_was_set_and_what_is_installed(
-    tmp_path: Path, logs: LogCapture
+    tmp_path: Path, logs: EventCapture
 ) -> None:
     path = tmp_path / "config.yaml"
     path.write_text("# mine\ncontext:\n  engine: lcmm\n", encoding="utf-8")

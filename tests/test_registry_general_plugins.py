@@ -5,10 +5,9 @@ from __future__ import annotations
 import sys
 
 import pytest
-from structlog.testing import LogCapture
 
 from hermes_core import EngineRegistry, EngineStatus, activate, load_config
-from hermes_core.testing import TemporarySite
+from hermes_core.testing import EventCapture, TemporarySite
 from tests.conftest import engine_source, events
 
 CTX_PLUGIN = (
@@ -87,7 +86,7 @@ def test_an_enabled_plugin_registers_a_factory_through_the_pluggy_hook(
 
 
 def test_a_second_registration_of_a_name_by_a_plugin_is_rejected(
-    hermes_site: TemporarySite, logs: LogCapture
+    hermes_site: TemporarySite, logs: EventCapture
 ) -> None:
     twice = CTX_PLUGIN + "\n    ctx.register_context_engine(Engine())\n"
     add_plugin(hermes_site, "twice", twice)
@@ -103,7 +102,7 @@ def test_a_second_registration_of_a_name_by_a_plugin_is_rejected(
 
 
 def test_a_plugin_cannot_take_the_name_of_an_installed_engine(
-    hermes_site: TemporarySite, logs: LogCapture
+    hermes_site: TemporarySite, logs: EventCapture
 ) -> None:
     add_plugin(hermes_site, "thief", CTX_PLUGIN.replace('"ctxengine"', '"compressor"'))
     reg = discover(enabled=["thief"])
@@ -113,7 +112,7 @@ def test_a_plugin_cannot_take_the_name_of_an_installed_engine(
 
 
 def test_a_missing_or_broken_plugin_is_logged_and_the_others_still_load(
-    hermes_site: TemporarySite, logs: LogCapture
+    hermes_site: TemporarySite, logs: EventCapture
 ) -> None:
     add_plugin(hermes_site, "broken", "raise RuntimeError('plugin exploded')\n")
     add_plugin(hermes_site, "ctxplug", CTX_PLUGIN)
@@ -127,7 +126,7 @@ def test_a_missing_or_broken_plugin_is_logged_and_the_others_still_load(
 
 
 def test_registering_a_factory_without_a_name_is_a_clear_plugin_error(
-    hermes_site: TemporarySite, logs: LogCapture
+    hermes_site: TemporarySite, logs: EventCapture
 ) -> None:
     source = "def register(ctx):\n    ctx.register_context_engine(lambda: None)\n"
     add_plugin(hermes_site, "nameless", source)

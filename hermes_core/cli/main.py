@@ -8,7 +8,8 @@ from collections.abc import Sequence
 
 import click
 
-from hermes_core.cli.output import configure_logging, fail
+from hermes_core._version import __version__
+from hermes_core.cli.output import LOG_FORMATS, configure_logging, fail
 from hermes_core.errors import HermesError
 
 __all__ = ["cli", "main"]
@@ -23,10 +24,20 @@ __all__ = ["cli", "main"]
     help="config.yaml to use (default: $HERMES_CONFIG, else $HERMES_HOME/config.yaml).",
 )
 @click.option("--debug", is_flag=True, help="Show tracebacks and info-level events.")
+@click.option(
+    "--log-format",
+    type=click.Choice(LOG_FORMATS),
+    default="console",
+    show_default=True,
+    envvar="HERMES_LOG_FORMAT",
+    show_envvar=True,
+    help="How events are written to stderr: console lines, or one JSON object per line.",
+)
+@click.version_option(__version__, "-V", "--version", prog_name="hermes-context")
 @click.pass_context
-def cli(ctx: click.Context, config_path: str | None, debug: bool) -> None:
+def cli(ctx: click.Context, config_path: str | None, debug: bool, log_format: str) -> None:
     """Context engines for LLM agents: list them, select one, check it, replay a conversation."""
-    configure_logging(debug)
+    configure_logging(debug, log_format)
     ctx.obj = {"config_path": config_path, "debug": debug}
 
 

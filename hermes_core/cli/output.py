@@ -1,8 +1,9 @@
-"""How the command line talks: rich tables on stdout, structured logs and errors on stderr."""
+"""How the command line talks: rich tables on stdout, events and errors on stderr."""
 
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from typing import Any, NoReturn
 
@@ -10,21 +11,59 @@ import click
 import structlog
 from rich.console import Console
 
-__all__ = ["configure_logging", "emit_json", "fail", "out"]
+from hermes_core.log import LOGGER_NAME, event_fields
+
+__all__ = ["LOG_FORMATS", "configure_logging", "emit_json", "fail", "out"]
 
 out = Console(soft_wrap=False)
 err = Console(stderr=True)
 
+#: The renderings ``--log-format`` offers.
+LOG_FORMATS = ("console", "json")
 
-def configure_logging(debug: bool) -> None:
-    """Structured warnings go to stderr; info events only with ``--debug``."""
+
+class EventFormatter(logging.Formatter):
+    """Renders one event as a console line or a JSON object."""
+
+    def __init__(self, log_format: str) -> None:
+        super().__init__()
+        self._json = log_format == "json"
+        self._console = structlog.dev.ConsoleRenderer(colors=False, pad_event_to=0, sort_keys=False)
+
+    def format(self, record: logging.LogRecord) -> str:
+        event: dict[str, Any] = {"level": record.levelname.lower(), **event_fields(record)}
+        if self._json:
+            stamp = self.formatTime(record, "%Y-%m-%dT%H:%M:%S")
+            return json.dumps(
+                {"timestamp": f"{stamp}.{int(record.msecs):03d}", "logger": record.name, **event},
+                default=str,
+            )
+        return str(self._console(None, "", event))
+
+
+def configure_logging(debug: bool, log_format: str = "console") -> None:
+    """Events of the ``hermes_core`` tree go to stderr: warnings, and info with ``--debug``.
+
+    Engines that log through structlog's defaults are sent to stderr too, so
+    nothing an engine logs can land in the command's own output.
+    """
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(EventFormatter(log_format))
+    root = logging.getLogger(LOGGER_NAME)
+    for old in list(root.handlers):
+        root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(logging.DEBUG if debug else logging.WARNING)
+    root.propagate = False
     structlog.configure(
         processors=[
             structlog.processors.add_log_level,
             structlog.dev.ConsoleRenderer(colors=False),
         ],
         logger_factory=structlog.PrintLoggerFactory(sys.stderr),
-        wrapper_class=structlog.make_filtering_bound_logger(10 if debug else 30),
+        wrapper_class=structlog.make_filtering_bound_logger(
+            logging.DEBUG if debug else logging.WARNING
+        ),
     )
 
 

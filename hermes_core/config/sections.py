@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from hermes_core._log import logger
 from hermes_core.errors import ConfigError, ConfigProblem
+from hermes_core.log import logger
 
 __all__ = ["Rule", "check_section", "report_problems"]
 

@@ -18,7 +18,6 @@ from typing import Any
 
 import pluggy
 
-from hermes_core._log import logger
 from hermes_core.config import HermesConfig, load_config
 from hermes_core.engine import ContextEngine, Message
 from hermes_core.host.counters import HostCounters
@@ -27,6 +26,7 @@ from hermes_core.host.pool import DaemonPool, shared_pool
 from hermes_core.host.tools import dispatch_tool_call, tool_entries
 from hermes_core.host.tracing import trace_enabled, traced
 from hermes_core.host.usage import normalize_usage
+from hermes_core.log import logger
 from hermes_core.messages import copy_message, copy_messages, validate_messages
 from hermes_core.registry import Activation, EngineRegistry, activate
 from hermes_core.signatures import accepted_keywords

@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from hermes_core._log import logger
+from hermes_core.log import logger
 
 __all__ = ["dispatch_tool_call", "tool_entries"]
 

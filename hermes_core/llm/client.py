@@ -15,7 +15,6 @@ from typing import Any
 
 import httpx
 
-from hermes_core._log import logger
 from hermes_core.llm.config import AuxiliaryLLMConfig
 from hermes_core.llm.errors import (
     LLMAuthError,
@@ -24,6 +23,7 @@ from hermes_core.llm.errors import (
     LLMQuotaError,
     LLMResponseError,
 )
+from hermes_core.log import logger
 
 __all__ = ["ChatClient", "ChatResult"]
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hermes_core._log import logger
 from hermes_core.engine import ContextEngine
 from hermes_core.errors import EngineError, EngineNotFoundError, EngineValidationError
+from hermes_core.log import logger
 from hermes_core.names import DEFAULT_ENGINE, ENGINE_NAME_RULE
 from hermes_core.registry.records import EngineRecord
 from hermes_core.registry.registry import EngineRegistry

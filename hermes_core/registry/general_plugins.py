@@ -17,8 +17,8 @@ import importlib_metadata
 import pluggy
 
 from hermes_core import hookspecs
-from hermes_core._log import logger
 from hermes_core.engine import ContextEngine
+from hermes_core.log import logger
 from hermes_core.markers import PROJECT_NAME
 from hermes_core.registry.entry_points import PLUGIN_GROUP, DeclaredEntryPoint
 from hermes_core.registry.records import EngineRecord, EngineSource, EngineStatus

@@ -9,7 +9,6 @@ from typing import Any
 
 import pluggy
 
-from hermes_core._log import logger
 from hermes_core.config import HermesConfig, load_config
 from hermes_core.engine import ContextEngine
 from hermes_core.errors import (
@@ -19,6 +18,7 @@ from hermes_core.errors import (
     EngineNotFoundError,
 )
 from hermes_core.llm.config import AuxiliaryLLMConfig
+from hermes_core.log import logger
 from hermes_core.registry import directories, entry_points, general_plugins
 from hermes_core.registry.factories import EngineFactory, as_factory, build_engine
 from hermes_core.registry.records import EngineRecord, EngineStatus

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from hermes_core.testing.conversations import sample_conversation
 from hermes_core.testing.distributions import write_distribution
 from hermes_core.testing.engine_source import engine_module_source
+from hermes_core.testing.events import EventCapture, capture_events
 from hermes_core.testing.hosts import host_for
 from hermes_core.testing.site import TemporarySite
 
@@ -19,7 +20,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ContextEngineContract",
+    "EventCapture",
     "TemporarySite",
+    "capture_events",
     "engine_module_source",
     "host_for",
     "sample_conversation",

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from hermes_core._log import logger
+from hermes_core.log import logger
 from hermes_engine_lcm.render import render_turns
 from hermes_engine_lcm.settings import LCMSettings
 from hermes_engine_lcm.store.database import Database

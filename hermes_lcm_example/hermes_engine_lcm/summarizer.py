@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from hermes_core._log import logger
 from hermes_core.llm import LLMError
+from hermes_core.log import logger
 
 __all__ = ["TRUNCATED_TOKENS", "summarize"]
 

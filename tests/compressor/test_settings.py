@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from structlog.testing import LogCapture
 
 from hermes_compressor.settings import CompressorSettings
 from hermes_core import ConfigError
+from hermes_core.testing import EventCapture
 from tests.conftest import events
 
 
@@ -53,7 +53,7 @@ def test_an_invalid_value_names_its_key(key: str, value: object, expected: str) 
     assert f"key 'compression.{key}'" in str(raised.value)
 
 
-def test_without_strict_an_invalid_value_is_logged_and_its_default_used(logs: LogCapture) -> None:
+def test_without_strict_an_invalid_value_is_logged_and_its_default_used(logs: EventCapture) -> None:
     settings = CompressorSettings.from_config({"compression": {"protect_last_n": "many"}})
     assert settings.protect_last_n == 20
     (event,) = events(logs, "hermes_config.invalid")

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from hermes_engine_lcm import LCMEngine
 from hermes_engine_lcm.render import is_lcm_summary
-from structlog.testing import LogCapture
 
+from hermes_core.testing import EventCapture
 from tests.conftest import events
 from tests.lcm.helpers import conversation, turn
 
@@ -127,7 +127,7 @@ def test_the_compacted_context_handed_back_adds_nothing(make_lcm: Callable[..., 
     ],
 )
 def test_malformed_messages_are_skipped_by_name_and_nothing_half_stored(
-    make_lcm: Callable[..., LCMEngine], logs: LogCapture, bad: Any, problem: str
+    make_lcm: Callable[..., LCMEngine], logs: EventCapture, bad: Any, problem: str
 ) -> None:
     engine = make_lcm()
     good = [{"role": "user", "content": "fine"}, {"role": "assistant", "content": "fine too"}]
@@ -160,7 +160,7 @@ def test_reset_starts_a_fresh_active_context_and_keeps_the_history(
 
 
 def test_without_fts5_search_still_works_through_a_scan(
-    make_lcm: Callable[..., LCMEngine], monkeypatch: pytest.MonkeyPatch, logs: LogCapture
+    make_lcm: Callable[..., LCMEngine], monkeypatch: pytest.MonkeyPatch, logs: EventCapture
 ) -> None:
     import hermes_engine_lcm.store.database as database
 

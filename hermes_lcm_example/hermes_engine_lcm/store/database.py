@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from hermes_core._log import logger
+from hermes_core.log import logger
 from hermes_engine_lcm.store.schema import CORE_MIGRATIONS, FTS_MIGRATION
 
 __all__ = ["Database", "fts5_available"]

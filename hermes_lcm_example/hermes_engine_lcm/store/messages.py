@@ -9,7 +9,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from hermes_core._log import logger
+from hermes_core.log import logger
 from hermes_core.messages import text_of
 from hermes_core.tokens import estimate_message_tokens
 from hermes_engine_lcm.store.search import has_cjk
