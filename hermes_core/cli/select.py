@@ -5,11 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-import yaml
 
 from hermes_core.cli.common import discover
 from hermes_core.cli.output import fail, out
-from hermes_core.config.yaml_source import YamlSyntaxError, parse_yaml
+from hermes_core.config.editing import ConfigEditError, set_context_engine, write_config_text
 from hermes_core.names import ENGINE_NAME_RULE, is_valid_engine_name
 from hermes_core.registry import EngineStatus
 
@@ -34,24 +33,14 @@ def command(ctx: click.Context, name: str) -> None:
     if record.status in (EngineStatus.INCOMPATIBLE, EngineStatus.BROKEN):
         fail(f"engine '{name}' ({record.source}) is {record.status.value}: {record.reason}")
     config = registry.config
-    path = config.path or (config.home / "config.yaml")
-    data: dict[str, object] = {}
-    if Path(path).exists():
-        try:
-            loaded = parse_yaml(Path(path).read_text(encoding="utf-8"))
-        except YamlSyntaxError as exc:
-            where = f"{path}:{exc.line}" if exc.line else str(path)
-            fail(f"{where}: {exc}; fix the file before selecting an engine")
-        if loaded is not None and not isinstance(loaded, dict):
-            fail(f"{path}: expected a mapping of sections; fix the file first")
-        data = loaded or {}
-    context = data.get("context")
-    if not isinstance(context, dict):
-        context = {}
-    context["engine"] = name
-    data["context"] = context
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    Path(path).write_text(
-        yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8"
-    )
+    path = Path(config.path or (config.home / "config.yaml"))
+    try:
+        # bytes, not read_text: its newline translation would rewrite a CRLF file
+        text = path.read_bytes().decode("utf-8") if path.exists() else ""
+        edited = set_context_engine(text, name)
+    except (OSError, UnicodeDecodeError) as exc:
+        fail(f"{path}: cannot read it ({exc})")
+    except ConfigEditError as exc:
+        fail(f"{path}: not changed: {exc}; set context.engine: {name} there by hand")
+    write_config_text(path, edited)
     out.print(f"selected [bold]{name}[/] ({record.source}) in {path}", highlight=False)

@@ -1,0 +1,155 @@
+"""Changing one key of a user's ``config.yaml`` and nothing else.
+
+The file is often the whole setup of an agent (Hermes Agent keeps every
+setting there), with comments, anchors, merge keys and a quoting style of its
+owner's. A load-and-dump round trip loses all of that, so the edit is a
+splice: the new value replaces the text of the old one (or one line is
+inserted), at the positions YAML's composer reports, and every other byte
+stays as it was. The result is parsed again and must differ from the
+original in that key only; otherwise nothing is written.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from hermes_core.config.yaml_source import YamlSyntaxError, parse_yaml
+
+__all__ = ["ConfigEditError", "set_context_engine", "write_config_text"]
+
+
+class ConfigEditError(ValueError):
+    """The file cannot be edited safely by machine; the message says why and what to do."""
+
+
+def _scalar(name: str, style: str | None) -> str:
+    """``name`` as a YAML scalar that reads back as the string ``name``, in ``style`` if given."""
+    if style == "'":
+        return "'" + name.replace("'", "''") + "'"
+    if style == '"' or parse_yaml(name) != name:
+        return json.dumps(name)
+    return name
+
+
+def _find(mapping: yaml.MappingNode, key: str) -> tuple[yaml.Node, yaml.Node] | None:
+    """The last ``key: value`` pair of ``mapping`` whose key is ``key`` (YAML's last one wins)."""
+    found = None
+    for key_node, value_node in mapping.value:
+        if isinstance(key_node, yaml.ScalarNode) and key_node.value == key:
+            found = (key_node, value_node)
+    return found
+
+
+_NULL_LINE = re.compile(r"[ \t]*(~|null|Null|NULL)?[ \t]*(#.*)?")
+
+
+def _edit(text: str, name: str, newline: str) -> str:
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        raise ConfigEditError(f"it is not valid YAML ({exc}); fix the file first") from None
+    section = f"context:{newline}  engine: {_scalar(name, None)}{newline}"
+    if root is None:
+        return text + (newline if text and not text.endswith(("\n", "\r")) else "") + section
+    if not isinstance(root, yaml.MappingNode) or root.flow_style:
+        raise ConfigEditError("its top level is not a block mapping of sections")
+    pair = _find(root, "context")
+    if pair is None:
+        return text + (newline if text and not text.endswith(("\n", "\r")) else "") + section
+    key, context = pair
+    if context.start_mark.index < key.end_mark.index:
+        raise ConfigEditError("'context' is an alias of another node, which the edit would change")
+    if isinstance(context, yaml.ScalarNode) and context.tag == "tag:yaml.org,2002:null":
+        rest = text[key.end_mark.index :].split("\n", 1)
+        line = rest[0].rstrip("\r")
+        match = _NULL_LINE.fullmatch(line[1:]) if line.startswith(":") else None
+        if match is None:
+            raise ConfigEditError("'context:' has a value on its line that is not plain null")
+        if match.group(1) is not None:  # "context: ~": the null goes, a comment stays
+            line = (line[: 1 + match.start(1)] + line[1 + match.end(1) :]).rstrip()
+        indent = " " * (key.start_mark.column + 2)
+        new_line = f"{line}{newline}{indent}engine: {_scalar(name, None)}"
+        end = key.end_mark.index + len(rest[0].rstrip("\r"))
+        return text[: key.end_mark.index] + new_line + text[end:]
+    if not isinstance(context, yaml.MappingNode):
+        raise ConfigEditError("'context' is not a mapping")
+    engine = _find(context, "engine")
+    if engine is not None:
+        _, value = engine
+        if value.start_mark.index < context.start_mark.index:
+            raise ConfigEditError("'context.engine' is an alias of another node")
+        if not isinstance(value, yaml.ScalarNode) or value.style not in (None, "'", '"'):
+            raise ConfigEditError("'context.engine' is not a one-line scalar")
+        start, end = value.start_mark.index, value.end_mark.index
+        return text[:start] + _scalar(name, value.style) + text[end:]
+    if context.flow_style:
+        brace = context.start_mark.index
+        if not context.value:
+            end = context.end_mark.index
+            return text[:brace] + "{engine: " + _scalar(name, None) + "}" + text[end:]
+        return text[: brace + 1] + "engine: " + _scalar(name, None) + ", " + text[brace + 1 :]
+    first_key = context.value[0][0]
+    line_start = first_key.start_mark.index - first_key.start_mark.column
+    if text[line_start : first_key.start_mark.index].strip():
+        raise ConfigEditError("'context' starts on a line shared with other text")
+    indent = " " * first_key.start_mark.column
+    return text[:line_start] + f"{indent}engine: {_scalar(name, None)}{newline}" + text[line_start:]
+
+
+def _without_engine(data: Any) -> Any:
+    """``data`` without context.engine, and without a context left empty (or null) by that."""
+    if not isinstance(data, dict):
+        return data
+    context = data.get("context")
+    rest = {k: v for k, v in data.items() if k != "context"}
+    if isinstance(context, dict):
+        context = {k: v for k, v in context.items() if k != "engine"}
+    return {**rest, "context": context} if context else rest
+
+
+def set_context_engine(text: str, name: str) -> str:
+    """``text`` with ``context.engine`` set to ``name``, every other byte as it was.
+
+    Raises :class:`ConfigEditError` (nothing is to be written) when the file
+    is not valid YAML, has a shape the edit cannot make safely (an aliased
+    ``context``, a top level that is not a block mapping), or when the edited
+    text would read back differently anywhere but that key.
+    """
+    newline = "\r\n" if "\r\n" in text else "\n"
+    edited = _edit(text, name, newline)
+    try:
+        before, after = parse_yaml(text) or {}, parse_yaml(edited)
+    except YamlSyntaxError as exc:  # pragma: no cover - the splice keeps the syntax
+        raise ConfigEditError(f"the edit would not be valid YAML ({exc})") from None
+    context = after.get("context") if isinstance(after, dict) else None
+    if not isinstance(context, dict) or context.get("engine") != name:
+        raise ConfigEditError("the edit would not set context.engine")
+    if _without_engine(before) != _without_engine(after):
+        raise ConfigEditError("the edit would change other keys")
+    return edited
+
+
+def write_config_text(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` atomically, keeping the file's permission bits.
+
+    A symbolic link is followed: its target is replaced, the link stays.
+    """
+    path = path.resolve()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    mode = path.stat().st_mode & 0o7777 if path.exists() else 0o644
+    handle, temporary = tempfile.mkstemp(prefix=".config-", suffix=".yaml", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+            stream.write(text)
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
