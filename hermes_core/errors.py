@@ -29,8 +29,9 @@ class HermesError(Exception):
 class ConfigProblem:
     """One invalid value in a configuration file.
 
-    ``key`` is a dotted key path (``context.engine``); ``line`` is 1-based and
-    ``None`` when the YAML parser could not attribute the problem to a line.
+    ``key`` is a dotted key path (``context.engine``), empty for a problem
+    with the whole file; ``line`` and ``column`` are 1-based and ``None`` when
+    the YAML parser could not attribute the problem to a place.
     """
 
     source: str
@@ -38,11 +39,18 @@ class ConfigProblem:
     expected: str
     got: str
     line: int | None = None
+    column: int | None = None
+
+    @property
+    def where(self) -> str:
+        """``file``, ``file:line`` or ``file:line:column``."""
+        place = [self.source, *(str(n) for n in (self.line, self.column) if n is not None)]
+        return ":".join(place if self.line is not None else place[:1])
 
     def __str__(self) -> str:
-        where = f"{self.source}:{self.line}" if self.line is not None else self.source
-        key = f" key '{self.key}'" if self.key else ""
-        return f"{where}:{key} expected {self.expected}, got {self.got}"
+        if not self.key:
+            return f"{self.where}: {self.got}; expected {self.expected}"
+        return f"{self.where}: key '{self.key}' expected {self.expected}, got {self.got}"
 
 
 class ConfigError(HermesError):

@@ -194,3 +194,34 @@ def test_auxiliary_llm_values_are_checked(tmp_path: Path) -> None:
         "auxiliary.compression.timeout_seconds",
         "auxiliary.compression.max_retries",
     ]
+
+
+def test_a_misspelled_top_level_key_is_named_with_the_closest_known_one(
+    tmp_path: Path, logs: EventCapture
+) -> None:
+    path = write(tmp_path / "config.yaml", "model: x\ncontxt:\n  engine: lcm\nagent: {}\n")
+    config = load_config(path)
+    assert config.engine.name == "compressor"
+    (event,) = events(logs, "hermes_config.unknown_key")
+    assert (event["key"], event["suggestion"], event["line"]) == ("contxt", "context", 2)
+    assert f"{path}:2: unknown top-level key 'contxt'" in str(event["message"])
+
+
+def test_hermes_agents_own_sections_and_far_off_keys_are_not_taken_for_misspellings(
+    tmp_path: Path, logs: EventCapture
+) -> None:
+    text = "model: x\nmemory: {}\ntoolsets: []\nlcm:\n  database: x\nmy_engine: {}\n"
+    load_config(write(tmp_path / "config.yaml", text))
+    assert events(logs, "hermes_config.unknown_key") == []
+
+
+def test_invalid_yaml_is_one_line_with_file_line_and_column(
+    tmp_path: Path, logs: EventCapture
+) -> None:
+    path = write(tmp_path / "config.yaml", "context:\n  engine: lcm\n  strict: [true\n")
+    load_config(path)
+    (event,) = events(logs, "hermes_config.invalid")
+    assert "key" not in event
+    assert (event["line"], event["column"]) == (4, 1)
+    message = str(event["message"])
+    assert message.startswith(f"{path}:4:1: invalid YAML: ") and "\n" not in message

@@ -38,6 +38,8 @@ class EventFormatter(logging.Formatter):
                 {"timestamp": f"{stamp}.{int(record.msecs):03d}", "logger": record.name, **event},
                 default=str,
             )
+        if isinstance(event.get("message"), str):  # the event says it in a sentence: show that
+            return f"{event['level']}: {event['message']} [{event['event']}]"
         return str(self._console(None, "", event))
 
 

@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 import copy
+import difflib
 import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from hermes_core.config.model import HermesConfig
-from hermes_core.config.schema import KEYS, SECTIONS, describe, iter_present
+from hermes_core.config.schema import (
+    HERMES_AGENT_SECTIONS,
+    KEYS,
+    SECTIONS,
+    describe,
+    iter_present,
+)
 from hermes_core.config.sections import report_problems
 from hermes_core.config.yaml_source import YamlSyntaxError, line_of, parse_yaml
 from hermes_core.errors import ConfigProblem
+from hermes_core.log import logger
 
 __all__ = ["hermes_home", "load_config"]
 
@@ -76,7 +84,16 @@ def load_config(
             try:
                 data = parse_yaml(text)
             except YamlSyntaxError as exc:
-                problems.append(ConfigProblem(label, "", "valid YAML", str(exc), line=exc.line))
+                problems.append(
+                    ConfigProblem(
+                        label,
+                        "",
+                        "valid YAML (fix the file; until then every default applies)",
+                        str(exc),
+                        line=exc.line,
+                        column=exc.column,
+                    )
+                )
                 data = {}
     if data is None:
         data = {}
@@ -85,6 +102,7 @@ def load_config(
         data = {}
 
     problems.extend(_check(data, label, text))
+    _warn_misspelled_sections(data, label, text)
     if strict is None:
         strict = env.get("HERMES_STRICT_PLUGINS", "").strip().lower() in _TRUE or (
             data.get("context", {}).get("strict") is True
@@ -100,6 +118,35 @@ def load_config(
         text=text,
         origin=label,
     )
+
+
+#: Our own top-level sections, which a misspelled key is compared with.
+_OWN_SECTIONS = tuple(dict.fromkeys(section.split(".")[0] for section in SECTIONS))
+
+
+def _warn_misspelled_sections(data: dict[str, Any], label: str, text: str | None) -> None:
+    """Warn about a top-level key that looks like a misspelling of one of our sections.
+
+    Unknown keys are normal (engines and Hermes Agent keep sections of their
+    own in the file), so only a near miss of ``context``, ``plugins``,
+    ``compression`` or ``auxiliary`` that is not itself a known key is named.
+    """
+    for key in data:
+        if not isinstance(key, str) or key in _OWN_SECTIONS or key in HERMES_AGENT_SECTIONS:
+            continue
+        close = difflib.get_close_matches(key, _OWN_SECTIONS, n=1, cutoff=0.8)
+        if close:
+            line = line_of(text, key, of_key=True) if text is not None else None
+            where = f"{label}:{line}" if line is not None else label
+            logger.warning(
+                "hermes_config.unknown_key",
+                file=label,
+                key=key,
+                line=line,
+                suggestion=close[0],
+                message=f"{where}: unknown top-level key '{key}' is ignored; "
+                f"did you mean '{close[0]}'?",
+            )
 
 
 def _check(data: dict[str, Any], label: str, text: str | None) -> list[ConfigProblem]:

@@ -14,7 +14,7 @@ from typing import Any
 from hermes_core.config.checks import is_bool, is_fraction, is_number, whole_number
 from hermes_core.names import ENGINE_NAME_RULE, is_valid_engine_name
 
-__all__ = ["KEYS", "SECTIONS", "KeyRule", "describe"]
+__all__ = ["HERMES_AGENT_SECTIONS", "KEYS", "SECTIONS", "KeyRule", "describe"]
 
 
 def _is_str_list(value: object) -> bool:
@@ -40,6 +40,91 @@ class KeyRule:
 
 #: Sections that must be mappings when present.
 SECTIONS = ("context", "plugins", "compression", "auxiliary", "auxiliary.compression")
+
+#: Top-level keys of Hermes Agent 0.19's own config.yaml (``DEFAULT_CONFIG`` in
+#: ``hermes_cli/config.py``), which users keep in the same file: never taken
+#: for a misspelling of one of ours.
+HERMES_AGENT_SECTIONS = frozenset(
+    [
+        "_config_version",
+        "agent",
+        "approvals",
+        "auxiliary",
+        "bedrock",
+        "browser",
+        "checkpoints",
+        "code_execution",
+        "command_allowlist",
+        "compression",
+        "computer_use",
+        "context",
+        "context_file_max_chars",
+        "credential_pool_strategies",
+        "cron",
+        "curator",
+        "dashboard",
+        "delegation",
+        "desktop",
+        "discord",
+        "display",
+        "fallback_providers",
+        "file_read_max_chars",
+        "gateway",
+        "goals",
+        "honcho",
+        "hooks",
+        "hooks_auto_accept",
+        "human_delay",
+        "kanban",
+        "logging",
+        "lsp",
+        "matrix",
+        "mattermost",
+        "max_concurrent_sessions",
+        "max_live_sessions",
+        "mcp",
+        "mcp_discovery_timeout",
+        "memory",
+        "moa",
+        "model",
+        "model_catalog",
+        "network",
+        "onboarding",
+        "openrouter",
+        "paste_collapse_char_threshold",
+        "paste_collapse_threshold",
+        "paste_collapse_threshold_fallback",
+        "personalities",
+        "platform_hints",
+        "plugins",
+        "prefill_messages_file",
+        "privacy",
+        "prompt_caching",
+        "providers",
+        "quick_commands",
+        "secrets",
+        "security",
+        "sessions",
+        "skills",
+        "slack",
+        "streaming",
+        "stt",
+        "telegram",
+        "terminal",
+        "timezone",
+        "tool_loop_guardrails",
+        "tool_output",
+        "tools",
+        "toolsets",
+        "tts",
+        "updates",
+        "vertex",
+        "voice",
+        "web",
+        "whatsapp",
+        "x_search",
+    ]
+)
 
 KEYS: tuple[KeyRule, ...] = (
     KeyRule(

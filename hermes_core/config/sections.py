@@ -40,19 +40,20 @@ def check_section(
 def report_problems(problems: Sequence[ConfigProblem], *, strict: bool) -> None:
     """Raise one :class:`~hermes_core.ConfigError` listing ``problems`` when ``strict``.
 
-    Otherwise log each as ``hermes_config.invalid`` with ``file``, ``key``,
-    ``line``, ``expected``, ``got`` and ``message``.
+    Otherwise log each as ``hermes_config.invalid`` with ``file``, ``key``
+    (absent for a problem with the whole file), ``line`` and ``column`` (where
+    known), ``expected``, ``got`` and ``message``.
     """
     if not problems:
         return
     if strict:
         raise ConfigError(problems)
     for problem in problems:
+        place = {"key": problem.key, "line": problem.line, "column": problem.column}
         logger.warning(
             "hermes_config.invalid",
             file=problem.source,
-            key=problem.key,
-            line=problem.line,
+            **{name: value for name, value in place.items() if value},
             expected=problem.expected,
             got=problem.got,
             message=str(problem),

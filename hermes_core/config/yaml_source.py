@@ -15,11 +15,12 @@ __all__ = ["YamlSyntaxError", "line_of", "parse_yaml"]
 
 
 class YamlSyntaxError(ValueError):
-    """The text is not valid YAML; ``line`` is 1-based or None."""
+    """The text is not valid YAML; ``line`` and ``column`` are 1-based or None."""
 
-    def __init__(self, message: str, line: int | None) -> None:
+    def __init__(self, message: str, line: int | None, column: int | None = None) -> None:
         super().__init__(message)
         self.line = line
+        self.column = column
 
 
 def parse_yaml(text: str) -> Any:
@@ -29,12 +30,14 @@ def parse_yaml(text: str) -> Any:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         line = mark.line + 1 if mark is not None else None
+        column = mark.column + 1 if mark is not None else None
         problem = getattr(exc, "problem", None) or str(exc)
-        raise YamlSyntaxError(f"invalid YAML: {problem}", line) from None
+        raise YamlSyntaxError(f"invalid YAML: {problem}", line, column) from None
 
 
-def line_of(text: str, path: str) -> int | None:
-    """The 1-based line of the value at dotted ``path`` in ``text``, or None.
+def line_of(text: str, path: str, *, of_key: bool = False) -> int | None:
+    """The 1-based line of the value at dotted ``path`` in ``text`` (of its key with
+    ``of_key``), or None.
 
     Only called on the error path: it composes the document a second time.
     """
@@ -42,6 +45,7 @@ def line_of(text: str, path: str) -> int | None:
         node = yaml.compose(text, Loader=_SafeLoader)
     except yaml.YAMLError:
         return None
+    key_node: yaml.Node | None = None
     for part in path.split("."):
         if not isinstance(node, yaml.MappingNode):
             return None
@@ -51,4 +55,5 @@ def line_of(text: str, path: str) -> int | None:
                 break
         else:
             return None
-    return node.start_mark.line + 1 if node is not None else None
+    found = key_node if of_key else node
+    return found.start_mark.line + 1 if found is not None else None
