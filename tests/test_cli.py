@@ -134,7 +134,66 @@ def test_doctor_runs_the_contract_kit_on_an_engine(tmp_path: Path) -> None:
     result = run("doctor", "compressor", home=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "signatures fit the hookspecs" in result.stdout
-    assert "the contract kit passes" in result.stdout
+    assert "all 20 contract rules hold" in result.stdout
+
+
+def test_doctor_works_without_pytest_and_touches_no_state(tmp_path: Path) -> None:
+    no_pytest = tmp_path / "no-pytest"
+    no_pytest.mkdir()
+    (no_pytest / "pytest.py").write_text("raise ImportError('pytest is not installed')\n")
+    home = tmp_path / "home"
+    home.mkdir()
+    for args in (("doctor", "lcm"), ("engines", "--check")):
+        result = run(*args, home=home, site=no_pytest)
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert "Warning" not in result.stderr and "Traceback" not in result.stderr
+    assert "all 20 contract rules hold" in run("doctor", "lcm", home=home, site=no_pytest).stdout
+    assert list(home.iterdir()) == []  # no lcm/lcm.db in the user's home
+
+
+ORPHANING = """
+from hermes_core import ContextEngine
+
+class Orphaning(ContextEngine):
+    name = "orphaning"
+    def update_from_response(self, usage):
+        self.last_prompt_tokens = usage["prompt_tokens"]
+        self.last_completion_tokens = usage["completion_tokens"]
+        self.last_total_tokens = usage["total_tokens"]
+    def should_compress(self, prompt_tokens=None):
+        return False
+    def compress(self, messages, current_tokens=None, focus_topic=None):
+        return [m for m in messages if m["role"] != "assistant"]
+"""
+
+
+def test_doctor_summarises_the_rules_an_engine_breaks(
+    tmp_path: Path, hermes_site: TemporarySite
+) -> None:
+    hermes_site.add_engine("orphan-engine", "orphaning", ORPHANING, attribute="Orphaning")
+    result = run("doctor", "orphaning", home=tmp_path, site=hermes_site.path)
+    assert result.returncode == 1
+    assert "18 of 20 contract rules hold; 2 do not" in result.stdout
+    assert "x compress returns a valid message list: compress returned an invalid list" in (
+        result.stdout
+    )
+    assert "passed" not in result.stdout  # our words, not pytest's
+
+
+def test_engines_shows_a_configured_engine_that_is_missing_and_what_is_used(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "config.yaml").write_text("context:\n  engine: gone\n", encoding="utf-8")
+    result = run("engines", home=tmp_path)
+    assert result.returncode == 0, result.stderr
+    row = next(line for line in result.stdout.splitlines() if line.startswith("gone "))
+    assert "missing" in row and "it is not installed" in row
+    assert "cannot use gone: it is not installed; the host uses compressor instead" in (
+        result.stdout
+    )
+    data = json.loads(run("engines", "--json", home=tmp_path).stdout)
+    assert (data["selected"], data["used"]) == ("gone", "compressor")
+    assert data["selection_problem"] == "it is not installed"
 
 
 def test_doctor_says_what_to_do_about_a_broken_engine(

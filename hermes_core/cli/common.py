@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
 import click
 
 from hermes_core.config import HermesConfig, load_config
 from hermes_core.registry import EngineRegistry
 
-__all__ = ["discover", "load"]
+__all__ = ["discover", "load", "scratch_registry"]
 
 
 def load(ctx: click.Context) -> HermesConfig:
@@ -18,3 +23,15 @@ def load(ctx: click.Context) -> HermesConfig:
 def discover(ctx: click.Context) -> EngineRegistry:
     """Every engine, for the configuration of this invocation."""
     return EngineRegistry.discover(load(ctx))
+
+
+@contextmanager
+def scratch_registry(ctx: click.Context) -> Iterator[EngineRegistry]:
+    """Every engine, created in a throwaway ``$HERMES_HOME`` with default settings.
+
+    For commands that check engines: nothing they do reads or writes the
+    user's own state. The directory is removed afterwards.
+    """
+    registry = discover(ctx)
+    with tempfile.TemporaryDirectory(prefix="hermes-context-check-") as scratch:
+        yield registry.with_config(registry.config.isolated(Path(scratch)))

@@ -7,10 +7,11 @@ from typing import Any
 import click
 from rich.table import Table
 
-from hermes_core.cli.common import discover
+from hermes_core.cli.common import scratch_registry
 from hermes_core.cli.output import emit_json, out
 from hermes_core.errors import EngineError
-from hermes_core.registry import EngineStatus
+from hermes_core.names import DEFAULT_ENGINE
+from hermes_core.registry import EngineRegistry, EngineStatus
 
 __all__ = ["command"]
 
@@ -20,7 +21,26 @@ _STYLE = {
     "duplicate": "yellow",
     "incompatible": "red",
     "broken": "red",
+    "missing": "bold red",
 }
+_USABLE = (EngineStatus.AVAILABLE, EngineStatus.SELECTED)
+
+
+def selection_problem(registry: EngineRegistry) -> str | None:
+    """Why the configured engine cannot be used (the host falls back), or None.
+
+    Decided from metadata: an engine that fails only when imported shows up
+    with ``--check`` or ``doctor``.
+    """
+    choice = registry.config.engine
+    record = registry.get(choice.name)
+    if not choice.valid:
+        return f"{choice.name!r} is not an engine name"
+    if record is None:
+        return "it is not installed"
+    if record.status not in _USABLE:
+        return f"it is {record.status.value}: {record.reason}"
+    return None
 
 
 @click.command("engines")
@@ -28,7 +48,8 @@ _STYLE = {
 @click.option(
     "--check",
     is_flag=True,
-    help="Import every engine and validate it against the hookspecs (exit 1 if one fails).",
+    help="Import every engine and validate it against the hookspecs (exit 1 if one fails). "
+    "Engines are created in a throwaway HERMES_HOME with default settings.",
 )
 @click.pass_context
 def command(ctx: click.Context, as_json: bool, check: bool) -> None:
@@ -36,27 +57,39 @@ def command(ctx: click.Context, as_json: bool, check: bool) -> None:
 
     Reads metadata only, unless --check asks to import and validate each one.
     """
-    registry = discover(ctx)
-    checks: dict[str, str | None] = {}
-    if check:
-        for record in registry:
-            if record.status in (EngineStatus.AVAILABLE, EngineStatus.SELECTED):
-                try:
-                    registry.create_engine(record.name)
-                    checks[record.name] = None
-                except EngineError as exc:
-                    checks[record.name] = str(exc)
+    with scratch_registry(ctx) as registry:
+        checks: dict[str, str | None] = {}
+        if check:
+            for record in registry:
+                if record.status in _USABLE:
+                    try:
+                        registry.create_engine(record.name)
+                        checks[record.name] = None
+                    except EngineError as exc:
+                        checks[record.name] = str(exc)
     choice = registry.config.engine
+    problem = selection_problem(registry)
+    used = choice.name if problem is None else DEFAULT_ENGINE
     entries: list[dict[str, Any]] = [record.as_dict() for record in registry]
     for entry in entries:
         if entry["name"] in checks:
             entry["check"] = "ok" if checks[entry["name"]] is None else "failed"
     if as_json:
-        emit_json({"selected": choice.name, "selected_by": choice.origin, "engines": entries})
+        emit_json(
+            {
+                "selected": choice.name,
+                "selected_by": choice.origin,
+                "selection_problem": problem,
+                "used": used,
+                "engines": entries,
+            }
+        )
     else:
         table = Table(show_edge=False, pad_edge=False)
         for column in ("NAME", "STATUS", "SOURCE", "DESCRIPTION"):
             table.add_column(column, overflow="fold")
+        if problem is not None and registry.get(choice.name) is None:
+            table.add_row(choice.name, f"[{_STYLE['missing']}]missing[/]", "-", problem)
         for record in registry:
             status = record.status.value
             table.add_row(
@@ -67,9 +100,15 @@ def command(ctx: click.Context, as_json: bool, check: bool) -> None:
             )
         out.print(table)
         out.print(f"\nselected: [bold]{choice.name}[/] (by {choice.origin})", highlight=False)
-        for name, problem in checks.items():
+        if problem is not None:
             out.print(
-                f"check {name}: " + ("[green]ok[/]" if problem is None else f"[red]{problem}[/]")
+                f"[bold red]cannot use {choice.name}[/]: {problem}; the host uses "
+                f"[bold]{used}[/] instead. Install it, or run: hermes-context select NAME",
+                highlight=False,
             )
-    if any(problem is not None for problem in checks.values()):
+        for name, failure in checks.items():
+            out.print(
+                f"check {name}: " + ("[green]ok[/]" if failure is None else f"[red]{failure}[/]")
+            )
+    if any(failure is not None for failure in checks.values()):
         ctx.exit(1)

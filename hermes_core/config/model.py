@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,21 @@ class HermesConfig:
         """The section ``name`` as a mapping (empty when absent)."""
         value = self.data.get(name)
         return value if isinstance(value, Mapping) else {}
+
+    def isolated(self, home: Path) -> HermesConfig:
+        """This configuration as a check should see it: ``home`` as ``$HERMES_HOME``, and
+        only the sections hermes-context itself reads (engines get their defaults).
+
+        Commands that check or try engines (``engines --check``, ``doctor``)
+        create them with an isolated configuration, so that no engine reads or
+        writes the user's own state (a database under ``$HERMES_HOME``, or one
+        named in the engine's section).
+        """
+        from hermes_core.config.schema import SECTIONS
+
+        own = {section.split(".")[0] for section in SECTIONS}
+        data = {key: value for key, value in self.data.items() if key in own}
+        return replace(self, data=data, home=home, env={**self.env, "HERMES_HOME": str(home)})
 
     @property
     def label(self) -> str:

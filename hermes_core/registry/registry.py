@@ -204,6 +204,14 @@ class EngineRegistry:
             context["llm"] = self.auxiliary_llm()
         return context
 
+    def with_config(self, config: HermesConfig) -> EngineRegistry:
+        """The same registrations (nothing is discovered again), creating engines with
+        ``config``: for instance :meth:`HermesConfig.isolated` for a check."""
+        clone = copy.copy(self)
+        clone.config = config
+        clone._llm = _UNSET
+        return clone
+
     def auxiliary_llm(self) -> Any:
         """The ``auxiliary.compression`` chat client, built once; None when none is configured."""
         with self._lock:

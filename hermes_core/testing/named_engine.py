@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from hermes_core.config import load_config
@@ -16,12 +18,14 @@ class TestInstalledEngine(ContextEngineContract):
     _registry: EngineRegistry
 
     @pytest.fixture(autouse=True)
-    def _select_engine(self, request: pytest.FixtureRequest) -> None:
+    def _select_engine(self, request: pytest.FixtureRequest, tmp_path: Path) -> None:
         name = request.config.getoption("hermes_engine")
         if not name:
             pytest.fail("this suite runs with --hermes-engine NAME", pytrace=False)
         self.expected_name = name
-        self._registry = EngineRegistry.discover(load_config({"context": {"engine": name}}))
+        registry = EngineRegistry.discover(load_config({"context": {"engine": name}}))
+        # engines under test never touch the user's $HERMES_HOME
+        self._registry = registry.with_config(registry.config.isolated(tmp_path))
 
     def make_engine(self) -> ContextEngine:
         assert self.expected_name is not None
