@@ -16,7 +16,7 @@ from hermes_core.log import LOGGER_NAME, event_fields
 __all__ = ["LOG_FORMATS", "configure_logging", "emit_json", "fail", "out"]
 
 out = Console(soft_wrap=False)
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)  # an error is one line, whatever the width
 
 #: The renderings ``--log-format`` offers.
 LOG_FORMATS = ("console", "json")
