@@ -252,6 +252,24 @@ def test_new_scaffolds_a_project_and_refuses_bad_names_and_existing_dirs(tmp_pat
     assert bad.returncode == 2 and "not an engine name" in bad.stderr
 
 
+def test_new_refuses_names_that_make_no_python_names_and_generates_code_that_compiles(
+    tmp_path: Path,
+) -> None:
+    for name in ("9", "1abc", "a--b", "a.b"):
+        result = run("new", name, "--path", str(tmp_path), home=tmp_path)
+        assert result.returncode == 2, name
+        assert "cannot name a Python package and class" in result.stderr, name
+    assert list(tmp_path.glob("hermes-engine-*")) == []
+    assert run("new", "my-engine", "--path", str(tmp_path), home=tmp_path).returncode == 0
+    project = tmp_path / "hermes-engine-my-engine"
+    assert 'my-engine = "hermes_engine_my_engine:MyEngine"' in (
+        project / "pyproject.toml"
+    ).read_text(encoding="utf-8")
+    for source in project.rglob("*.py"):
+        compile(source.read_text(encoding="utf-8"), str(source), "exec")
+    assert "PATH/hermes-engine-NAME" in run("new", "--help", home=tmp_path).stdout
+
+
 def test_replay_json_reports_every_pass_and_the_ask(tmp_path: Path) -> None:
     result = run(
         "replay",

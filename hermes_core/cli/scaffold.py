@@ -122,6 +122,21 @@ by a hermes-context it was not written for.
 """
 
 
+#: Names ``new`` accepts: an engine name that also makes a Python package and class name.
+SCAFFOLD_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*")
+SCAFFOLD_NAME_RULE = (
+    "a name that starts with a letter and has letters and digits, in parts joined by "
+    "single '-' or '_' (for example: my-engine)"
+)
+
+
+def class_name(name: str) -> str:
+    """The engine class for ``name``: ``my-engine`` -> ``MyEngine``, ``lcm2`` -> ``Lcm2Engine``."""
+    parts = [part for part in re.split(r"[-_]", name) if part]
+    words = "".join(part[:1].upper() + part[1:] for part in parts)
+    return words if words.lower().endswith("engine") else words + "Engine"
+
+
 def _names(name: str) -> dict[str, str]:
     slug = re.sub(r"[^A-Za-z0-9]+", "_", name).strip("_").lower()
     major, minor = __version__.split(".")[:2]
@@ -129,7 +144,7 @@ def _names(name: str) -> dict[str, str]:
         "name": name,
         "dist": f"hermes-engine-{slug.replace('_', '-')}",
         "package": f"hermes_engine_{slug}",
-        "cls": "".join(part.capitalize() for part in slug.split("_")) + "Engine",
+        "cls": class_name(name),
         "major_minor": f"{major}.{minor}",
         "next_major": str(int(major) + 1),
     }
@@ -164,12 +179,19 @@ def render_project(name: str, root: Path) -> Path:
     type=click.Path(file_okay=False, path_type=Path),
     default=Path("."),
     show_default=True,
-    help="Directory to create the project in.",
+    help="Parent folder: the project is created in PATH/hermes-engine-NAME/.",
 )
 def command(name: str, root: Path) -> None:
-    """Scaffold a third-party engine project named NAME, ready for pip install -e."""
+    """Scaffold a third-party engine project for engine NAME, ready for pip install -e.
+
+    NAME starts with a letter (it becomes a Python package and class name as
+    well as the engine name): my-engine gives hermes-engine-my-engine/ with
+    the package hermes_engine_my_engine and the class MyEngine.
+    """
     if not is_valid_engine_name(name):
         fail(f"{name!r} is not {ENGINE_NAME_RULE}")
+    if not SCAFFOLD_NAME.fullmatch(name):
+        fail(f"{name!r} cannot name a Python package and class; use {SCAFFOLD_NAME_RULE}")
     try:
         project = render_project(name, root)
     except FileExistsError as exc:
