@@ -267,7 +267,7 @@ def test_new_refuses_names_that_make_no_python_names_and_generates_code_that_com
     ).read_text(encoding="utf-8")
     for source in project.rglob("*.py"):
         compile(source.read_text(encoding="utf-8"), str(source), "exec")
-    assert "PATH/hermes-engine-NAME" in run("new", "--help", home=tmp_path).stdout
+    assert "Parent folder" in run("new", "--help", home=tmp_path).stdout
 
 
 def test_replay_json_reports_every_pass_and_the_ask(tmp_path: Path) -> None:
