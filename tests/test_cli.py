@@ -210,6 +210,53 @@ def test_replay_of_the_bundled_sample_compacts_with_the_compressor(tmp_path: Pat
     assert result.returncode == 0, result.stderr
     assert "compaction passes" in result.stdout
     assert "engine compressor: 300 turns" in result.stdout
+    assert "window 16,000 tokens, threshold 8,000, summaries by no LLM configured" in result.stdout
+    assert "=" * 40 in result.stdout and "-" * 40 in result.stdout  # window and threshold
+    assert "compaction pass, size after (x)" in result.stdout
+    assert "% saved); largest request" in result.stdout
+    rows = [line for line in result.stdout.splitlines() if line.rstrip().endswith("of window")]
+    assert rows and all(" 0% of window" not in row for row in rows)  # usage before the pass
+
+
+def test_replay_figures_add_up(tmp_path: Path) -> None:
+    result = run("replay", "--context-length", "16000", "--json", home=tmp_path)
+    report = json.loads(result.stdout)
+    figures, requests = report["figures"], report["requests"]
+    assert figures["model_calls"] == len(requests) == 300
+    assert figures["tokens_with_engine"] == sum(r["sent_tokens"] for r in requests)
+    assert figures["tokens_without_engine"] == sum(r["full_tokens"] for r in requests)
+    assert figures["tokens_with_engine"] < figures["tokens_without_engine"] / 2
+    assert figures["largest_request_tokens"] == max(r["sent_tokens"] for r in requests) < 16000
+    assert figures["requests_over_window"] == 0 and figures["passes"] == len(report["passes"])
+
+
+def test_replay_says_plainly_when_the_engine_cannot_keep_inside_the_window(tmp_path: Path) -> None:
+    result = run("replay", "--engine", "lcm", "--context-length", "2000", home=tmp_path)
+    assert result.returncode == 1
+    assert "lcm did not keep the conversation inside the window" in result.stdout
+    assert "requests were over 2,000 tokens" in result.stdout
+
+
+def test_replay_refuses_an_engine_it_cannot_run_and_a_window_below_one(tmp_path: Path) -> None:
+    missing = run("replay", "--engine", "nosuch", home=tmp_path)
+    assert missing.returncode == 2
+    assert "--engine nosuch: no such engine is installed" in missing.stderr
+    assert "context_engine.fallback" not in missing.stderr  # said once
+    negative = run("replay", "--context-length", "-5", home=tmp_path)
+    assert negative.returncode == 2 and "--context-length" in negative.stderr
+
+
+def test_replay_draws_the_chart_into_png_and_svg_files(tmp_path: Path) -> None:
+    png, svg = tmp_path / "out" / "chart.png", tmp_path / "chart.svg"
+    for path in (png, svg):
+        result = run("replay", "--context-length", "8000", "--plot", str(path), home=tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert f"chart written to {path}" in result.stdout
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
+    text = svg.read_text(encoding="utf-8")
+    assert "<svg" in text and "window" in text and "threshold" in text
+    wrong = run("replay", "--plot", str(tmp_path / "chart.txt"), home=tmp_path)
+    assert wrong.returncode == 2 and ".png or .svg" in wrong.stderr
 
 
 def test_replay_with_lcm_answers_an_ask_with_its_search_tool(tmp_path: Path) -> None:
@@ -225,7 +272,11 @@ def test_replay_with_lcm_answers_an_ask_with_its_search_tool(tmp_path: Path) -> 
     )
     assert result.returncode == 0, result.stderr
     assert "engine lcm: 300 turns" in result.stdout
-    assert "kestrel-17" in result.stdout
+    ask = result.stdout.split("what the model would receive", 1)[1].splitlines()
+    assert len(ask) <= 12
+    hits = ask[ask.index(next(line for line in ask if "lcm_grep finds" in line)) + 1 :]
+    assert "kestrel-17" in hits[0]  # the top hit is the fact, not the question itself
+    assert all(len(line) <= 130 for line in ask)
     assert not (tmp_path / "lcm").exists()  # the replay never touches the user's store
 
 

@@ -1,0 +1,235 @@
+"""``hermes-context replay``: a conversation through ContextHost, as an agent loop drives it."""
+
+from __future__ import annotations
+
+import copy
+import json
+import tempfile
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.progress import Progress
+from rich.table import Table
+from rich.text import Text
+
+from hermes_core.cli.common import load
+from hermes_core.cli.output import emit_json, fail, out
+from hermes_core.cli.replay.chart import (
+    IMAGE_SUFFIXES,
+    PlotUnavailableError,
+    terminal_chart,
+    write_image,
+)
+from hermes_core.cli.replay.simulation import ReplayReport, replay
+from hermes_core.cli.sample import sample_session
+from hermes_core.config import load_config
+from hermes_core.errors import HermesError
+from hermes_core.host import ContextHost
+from hermes_core.registry import EngineRegistry
+from hermes_core.tokens import estimate_tokens
+
+__all__ = ["command"]
+
+#: How many search hits ``--ask`` shows, and how long a shown text may be.
+_HITS, _TEXT = 3, 110
+#: How many passes the table shows (the latest).
+_ROWS = 12
+
+
+def _read_jsonl(path: Path) -> list[dict[str, Any]]:
+    messages = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            message = json.loads(line)
+        except ValueError as exc:
+            fail(f"{path}:{number}: not a JSON object ({exc}); one OpenAI message per line")
+        if not isinstance(message, dict) or "role" not in message:
+            fail(f"{path}:{number}: expected an OpenAI message object with a 'role'")
+        messages.append(message)
+    if not messages:
+        fail(f"{path}: no messages; one OpenAI message per line")
+    return messages
+
+
+def _short(text: object) -> str:
+    """One line of at most ``_TEXT`` characters, cut at a word."""
+    flat = " ".join(str(text).split())
+    return textwrap.shorten(flat, _TEXT, placeholder=" …") if flat else "(no text)"
+
+
+@click.command("replay")
+@click.argument(
+    "file", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
+@click.option("--engine", "engine_name", help="Engine to replay with (default: the selected one).")
+@click.option(
+    "--context-length",
+    default=32_000,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Model window, in tokens.",
+)
+@click.option("--ask", help="One more user message: show what the model would receive.")
+@click.option(
+    "--plot",
+    "plot_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help='Also draw the chart into this .png or .svg file (needs "hermes-context[plot]").',
+)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.pass_context
+def command(
+    ctx: click.Context,
+    file: Path | None,
+    engine_name: str | None,
+    context_length: int,
+    ask: str | None,
+    plot_path: Path | None,
+    as_json: bool,
+) -> None:
+    """Replay FILE (JSONL, one OpenAI message per line; default: a bundled sample of 300 turns).
+
+    Shows the context sent at each model call against the window, every
+    compaction pass, and what the engine saved. Exits 1 when a request did
+    not fit the window. Works offline: no LLM unless one is configured; a
+    store such as lcm's is kept in a temporary directory so your own history
+    is never touched.
+    """
+    if plot_path is not None and plot_path.suffix.lower() not in IMAGE_SUFFIXES:
+        fail(f"--plot {plot_path}: write a .png or .svg file")
+    messages = _read_jsonl(file) if file else sample_session()
+    config = load(ctx)
+    data = copy.deepcopy(dict(config.data))
+    if engine_name:
+        data.setdefault("context", {})["engine"] = engine_name
+    with tempfile.TemporaryDirectory() as scratch:
+        data.setdefault("lcm", {})["database"] = str(Path(scratch) / "replay.db")
+        env = dict(config.env)
+        # an engine named on the command line must be the one replayed: no silent fallback
+        strict = True if engine_name else None
+        try:
+            registry = EngineRegistry.discover(load_config(data, env=env, strict=strict))
+            if engine_name and registry.get(engine_name) is None:
+                known = ", ".join(registry.names()) or "none"
+                fail(f"--engine {engine_name}: no such engine is installed (installed: {known})")
+            host = ContextHost(registry, env=env)
+        except HermesError as exc:
+            fail(f"--engine {engine_name}: {exc}")
+        with Progress(transient=True, console=out, disable=as_json) as progress:
+            task = progress.add_task(f"replaying with {host.engine_name}", total=len(messages))
+            report, history = replay(host, messages, context_length, lambda: progress.advance(task))
+        answer = _ask(host, history, ask, context_length) if ask else None
+    if plot_path is not None:
+        try:
+            write_image(report, plot_path)
+        except PlotUnavailableError as exc:
+            fail(str(exc))
+    if as_json:
+        emit_json(report.as_dict() | ({"ask": answer} if answer else {}))
+    else:
+        _show(report)
+        if answer:
+            _show_ask(answer, context_length)
+        if plot_path is not None:
+            out.print(f"chart written to {plot_path}", highlight=False)
+    if report.over_window:
+        if not as_json:
+            first = report.over_window[0]
+            out.print(
+                f"[bold red]{host.engine_name} did not keep the conversation inside the window:[/] "
+                f"{len(report.over_window)} of {len(report.turns)} requests were over "
+                f"{context_length:,} tokens (the first at model call {first.number}, the largest "
+                f"{report.largest_request:,} = {report.largest_request / context_length:.0%}); "
+                "a provider would reject them.",
+                highlight=False,
+            )
+        ctx.exit(1)
+
+
+def _show(report: ReplayReport) -> None:
+    figures = report.figures()
+    out.print(
+        f"engine [bold]{report.engine}[/]: window {report.context_length:,} tokens, threshold "
+        f"{report.threshold_tokens:,}, summaries by {report.summarizer}",
+        highlight=False,
+    )
+    out.print(Text(terminal_chart(report)))
+    if report.passes:
+        table = Table(title="compaction passes", show_edge=False)
+        for column in ("model call", "tokens before", "tokens after", "saved", "duration"):
+            table.add_column(column, justify="right")
+        table.add_column("usage before")
+        shown = report.passes if len(report.passes) <= _ROWS else report.passes[-_ROWS:]
+        if len(shown) < len(report.passes):
+            table.caption = f"the last {_ROWS} of {len(report.passes)} passes; --json lists all"
+        for p in shown:
+            table.add_row(
+                str(p.turn),
+                f"{p.tokens_before:,}",
+                f"{p.tokens_after:,}",
+                f"{1 - p.tokens_after / max(1, p.tokens_before):.0%}",
+                f"{p.seconds * 1000:.0f} ms",
+                f"{p.tokens_before / report.context_length:.0%} of window",
+            )
+        out.print(table)
+    out.print(
+        f"engine {report.engine}: {len(report.turns)} turns, {report.messages} messages replayed, "
+        f"{len(report.passes)} compaction passes\n"
+        f"tokens sent: {figures['tokens_with_engine']:,} with the engine, "
+        f"{figures['tokens_without_engine']:,} without ({figures['saved_share']:.0%} saved); "
+        f"largest request {report.largest_request:,} tokens "
+        f"({figures['largest_request_share_of_window']:.0%} of the window); final context "
+        f"{report.final_messages} messages / {report.final_tokens:,} tokens",
+        highlight=False,
+    )
+
+
+def _ask(host: ContextHost, history: list[dict[str, Any]], ask: str, window: int) -> dict[str, Any]:
+    # search first: once the question is part of the conversation it would find itself
+    tools = [entry["function"]["name"] for entry in host.tool_schemas()]
+    search = next((t for t in tools if t.endswith(("grep", "search"))), None)
+    found = json.loads(host.handle_tool_call(search, {"query": ask})) if search else None
+    incoming = {"role": "user", "content": ask}
+    request = host.select_context(
+        [*history, incoming],
+        conversation_messages=history,
+        incoming_message=incoming,
+        budget_tokens=window,
+    )
+    return {
+        "request": request,
+        "request_tokens": estimate_tokens(request),
+        "search_tool": search,
+        "found": found,
+    }
+
+
+def _show_ask(answer: dict[str, Any], window: int) -> None:
+    request = answer["request"]
+    out.print(
+        f"\n[bold]what the model would receive[/]: {len(request)} messages, "
+        f"{answer['request_tokens']:,} tokens ({answer['request_tokens'] / window:.0%} of the "
+        "window); the last ones:",
+        highlight=False,
+    )
+    for message in request[-4:]:
+        text = message.get("content") or json.dumps(message.get("tool_calls", ""))
+        out.print(f"  {message.get('role', '?'):>9}: {_short(text)}", highlight=False)
+    found = answer.get("found")
+    if not answer.get("search_tool") or not isinstance(found, dict):
+        return
+    hits = [hit for hit in found.get("results", []) if isinstance(hit, dict)][:_HITS]
+    out.print(
+        f"[bold]{answer['search_tool']}[/] finds {len(found.get('results', []))} matches; "
+        f"the first {len(hits)}:",
+        highlight=False,
+    )
+    for hit in hits:
+        where = f" (folded into {hit['folded_into']})" if hit.get("folded_into") else ""
+        out.print(
+            f"  {hit.get('id', '?')}{where}: {_short(hit.get('snippet', ''))}", highlight=False
+        )

@@ -1,0 +1,102 @@
+"""The context size per model call as a picture: braille in the terminal, PNG or SVG on disk.
+
+Both draw the same things: the tokens each request held, the window, the
+engine's threshold, and a mark where each compaction pass ended.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import plotille
+
+from hermes_core.cli.replay.simulation import ReplayReport
+
+__all__ = ["IMAGE_SUFFIXES", "PlotUnavailableError", "terminal_chart", "write_image"]
+
+#: File endings ``--plot`` writes.
+IMAGE_SUFFIXES = (".png", ".svg")
+
+
+class PlotUnavailableError(RuntimeError):
+    """The image cannot be drawn here; the message says what to install."""
+
+
+def terminal_chart(report: ReplayReport, width: int = 72, height: int = 16) -> str:
+    """The chart as text (braille dots; ``=`` the window, ``-`` the threshold, ``x`` a pass)."""
+    turns = [turn.number for turn in report.turns] or [0]
+    sent = [turn.sent_tokens for turn in report.turns] or [0]
+    top = max(report.context_length, max(sent)) * 1.05
+    figure = plotille.Figure()
+    figure.width, figure.height = width, height
+    figure.with_colors = False
+    figure.set_x_limits(min_=0, max_=max(turns))
+    figure.set_y_limits(min_=0, max_=top)
+    figure.x_label, figure.y_label = "model call", "tokens"
+    figure.x_ticks_fkt = lambda low, _high: f"{low:,.0f}"
+    figure.y_ticks_fkt = lambda low, _high: f"{low:,.0f}"
+    span = range(0, max(turns) + 1, max(1, max(turns) // width))
+    figure.scatter(list(span), [report.context_length] * len(span), marker="=", label="window (=)")
+    if 0 < report.threshold_tokens < report.context_length:
+        figure.scatter(
+            list(span), [report.threshold_tokens] * len(span), marker="-", label="threshold (-)"
+        )
+    figure.plot(turns, sent, label="tokens sent per model call")
+    if report.passes:
+        figure.scatter(
+            [p.turn for p in report.passes],
+            [p.tokens_after for p in report.passes],
+            marker="x",
+            label="compaction pass, size after (x)",
+        )
+    return str(figure.show(legend=True))
+
+
+def write_image(report: ReplayReport, path: Path) -> None:
+    """Draw the chart into ``path`` (``.png`` or ``.svg``) with matplotlib.
+
+    Raises :class:`PlotUnavailableError` when matplotlib is not installed
+    (it comes with ``pip install "hermes-context[plot]"``) and ValueError for
+    another file ending.
+    """
+    if path.suffix.lower() not in IMAGE_SUFFIXES:
+        raise ValueError(f"{path}: --plot writes .png or .svg, not {path.suffix or 'no ending'!r}")
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")  # no display needed
+        from matplotlib import pyplot
+    except ImportError:
+        raise PlotUnavailableError(
+            'drawing an image needs matplotlib: pip install "hermes-context[plot]"'
+        ) from None
+    figure, axes = pyplot.subplots(figsize=(10, 4.5), dpi=120)
+    try:
+        turns = [turn.number for turn in report.turns]
+        axes.plot(turns, [t.sent_tokens for t in report.turns], label="tokens sent", lw=1.4)
+        axes.plot(
+            turns, [t.full_tokens for t in report.turns], label="without engine", lw=1, ls=":"
+        )
+        axes.axhline(report.context_length, color="crimson", lw=1.2, label="window")
+        if 0 < report.threshold_tokens < report.context_length:
+            axes.axhline(report.threshold_tokens, color="orange", lw=1, ls="--", label="threshold")
+        if report.passes:
+            axes.scatter(
+                [p.turn for p in report.passes],
+                [p.tokens_after for p in report.passes],
+                marker="v",
+                color="black",
+                zorder=3,
+                label="compaction pass (size after)",
+            )
+        axes.set_ylim(0, max(report.context_length, report.largest_request) * 1.15)
+        axes.set_xlabel("model call")
+        axes.set_ylabel("tokens")
+        axes.set_title(f"{report.engine}: context per model call, window {report.context_length:,}")
+        axes.legend(loc="upper left", fontsize="small")
+        axes.grid(alpha=0.3)
+        figure.tight_layout()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        figure.savefig(path)
+    finally:
+        pyplot.close(figure)

@@ -1,0 +1,153 @@
+"""Driving a conversation through a ContextHost as an agent loop would, and what it cost."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from hermes_core.host import ContextHost
+from hermes_core.tokens import estimate_tokens
+
+__all__ = ["Pass", "ReplayReport", "Turn", "replay"]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One model call: the tokens it was sent, and what it would have been sent without engine."""
+
+    number: int
+    sent_tokens: int
+    full_tokens: int
+
+
+@dataclass(frozen=True)
+class Pass:
+    """One compaction pass, after the model call of ``turn``."""
+
+    turn: int
+    tokens_before: int
+    tokens_after: int
+    seconds: float
+
+
+@dataclass
+class ReplayReport:
+    """What a replay found: every model call and pass, and the figures a person asks for."""
+
+    engine: str
+    context_length: int
+    threshold_tokens: int
+    summarizer: str
+    messages: int
+    turns: list[Turn] = field(default_factory=list)
+    passes: list[Pass] = field(default_factory=list)
+    final_messages: int = 0
+    final_tokens: int = 0
+
+    @property
+    def tokens_without_engine(self) -> int:
+        """Tokens all model calls would have been sent with the whole history each time."""
+        return sum(turn.full_tokens for turn in self.turns)
+
+    @property
+    def tokens_with_engine(self) -> int:
+        """Tokens all model calls were sent."""
+        return sum(turn.sent_tokens for turn in self.turns)
+
+    @property
+    def largest_request(self) -> int:
+        return max((turn.sent_tokens for turn in self.turns), default=0)
+
+    @property
+    def over_window(self) -> list[Turn]:
+        """The model calls whose request did not fit the window (a provider rejects them)."""
+        return [turn for turn in self.turns if turn.sent_tokens > self.context_length]
+
+    def figures(self) -> dict[str, Any]:
+        """The summary figures, for people and for ``--json``."""
+        without, with_engine = self.tokens_without_engine, self.tokens_with_engine
+        return {
+            "model_calls": len(self.turns),
+            "passes": len(self.passes),
+            "tokens_without_engine": without,
+            "tokens_with_engine": with_engine,
+            "saved_share": round(1 - with_engine / without, 4) if without else 0.0,
+            "largest_request_tokens": self.largest_request,
+            "largest_request_share_of_window": round(
+                self.largest_request / max(1, self.context_length), 4
+            ),
+            "requests_over_window": len(self.over_window),
+        }
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "engine": self.engine,
+            "turns": len(self.turns),
+            "messages": self.messages,
+            "context_length": self.context_length,
+            "threshold_tokens": self.threshold_tokens,
+            "summarizer": self.summarizer,
+            "figures": self.figures(),
+            "passes": [asdict(p) | {"seconds": round(p.seconds, 4)} for p in self.passes],
+            "requests": [asdict(turn) for turn in self.turns],
+            "final_messages": self.final_messages,
+            "final_tokens": self.final_tokens,
+        }
+
+
+def _turn_ends(message: dict[str, Any]) -> bool:
+    return message.get("role") == "assistant" and not message.get("tool_calls")
+
+
+def replay(
+    host: ContextHost,
+    source: list[dict[str, Any]],
+    window: int,
+    advance: Callable[[], None] = lambda: None,
+) -> tuple[ReplayReport, list[dict[str, Any]]]:
+    """Replay ``source`` through ``host`` for a model of ``window`` tokens.
+
+    A model call ends each turn (an assistant message without tool calls):
+    its usage is recorded, the host decides whether to compress, and the
+    turn is completed, as an agent loop does. Returns the report and the
+    history as the agent holds it at the end.
+    """
+    host.update_model("replay-model", window)
+    host.start_session("replay")
+    engine_status = host.status()
+    report = ReplayReport(
+        engine=host.engine_name,
+        context_length=window,
+        threshold_tokens=int(engine_status.get("threshold_tokens", 0) or 0),
+        summarizer=_summarizer(host),
+        messages=len(source),
+    )
+    history: list[dict[str, Any]] = []
+    full_tokens = 0
+    for message in source:
+        history.append(message)
+        full_tokens += estimate_tokens([message])
+        advance()
+        if not _turn_ends(message):
+            continue
+        number = len(report.turns) + 1
+        tokens = estimate_tokens(history)
+        report.turns.append(Turn(number, tokens, full_tokens))
+        host.record_usage({"prompt_tokens": tokens, "completion_tokens": 0, "total_tokens": tokens})
+        if host.should_compress(tokens):
+            start = time.perf_counter()
+            history = host.compress(history, current_tokens=tokens)
+            elapsed = time.perf_counter() - start
+            report.passes.append(Pass(number, tokens, estimate_tokens(history), elapsed))
+        host.turn_complete(history, None, turn_id=f"turn-{number}")
+    report.final_messages, report.final_tokens = len(history), estimate_tokens(history)
+    return report, history
+
+
+def _summarizer(host: ContextHost) -> str:
+    """Who writes summaries: the auxiliary LLM's model, or the engine's own fallback."""
+    llm = host.registry.auxiliary_llm()
+    model = getattr(getattr(llm, "config", None), "model", None)
+    return f"LLM {model}" if model else "no LLM configured: the engine's deterministic summary"
