@@ -118,6 +118,11 @@ class ContextEngine(ABC):
         self.last_total_tokens = 0
         self.compression_count = 0
 
+    def close(self) -> None:
+        """The host is done with this engine: release what it holds (connections, files,
+        threads). Called at most once, last; it must not raise. Default: no-op."""
+        return None
+
     def update_model(
         self,
         model: str,

@@ -45,6 +45,7 @@ HOST_REQUIRED_ARGUMENTS: dict[str, tuple[str, ...]] = {
     "on_session_start": ("session_id",),
     "on_session_end": ("session_id", "messages"),
     "on_session_reset": (),
+    "close": (),
     "update_model": ("model", "context_length"),
     "get_tool_schemas": (),
     "handle_tool_call": ("name", "args"),
@@ -137,6 +138,13 @@ class ContextEngineSpec:
     @hookspec(firstresult=True)
     def on_session_reset(self) -> None:
         """``/new`` or ``/reset``. Default: zero the token counters and ``compression_count``."""
+
+    @hookspec(firstresult=True)
+    def close(self) -> None:
+        """The host is done with this engine (``ContextHost.close()``, or the end of a
+        ``with`` block): release connections, files and threads. Called at most once,
+        after every other call. Default: no-op.
+        """
 
     @hookspec(firstresult=True)
     def update_model(

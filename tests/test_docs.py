@@ -44,3 +44,23 @@ def test_every_page_is_in_the_site_navigation() -> None:
     nav = (DOCS.parent / "mkdocs.yml").read_text(encoding="utf-8")
     for page in DOCS.glob("*.md"):
         assert f": {page.name}" in nav, f"{page.name} is not in mkdocs.yml nav"
+
+
+def plain_signature(function: object) -> str:
+    """``(a=None, *, b=None, **c)``: the signature as the docs write it, without annotations."""
+    import inspect
+
+    signature = inspect.signature(function)  # type: ignore[arg-type]
+    plain = signature.replace(
+        parameters=[p.replace(annotation=p.empty) for p in signature.parameters.values()],
+        return_annotation=signature.empty,
+    )
+    return str(plain)
+
+
+def test_the_host_page_gives_the_real_from_config_signature() -> None:
+    from hermes_core import ContextHost
+
+    page = (DOCS / "host.md").read_text(encoding="utf-8")
+    block = page.split("```python\n", 1)[1].split("```", 1)[0].strip()
+    assert block == f"ContextHost.from_config{plain_signature(ContextHost.from_config)}"

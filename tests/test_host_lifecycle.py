@@ -216,3 +216,48 @@ def test_lifecycle_failures_never_reach_the_agent(logs: EventCapture) -> None:
     host.reset_session()
     methods = [e["method"] for e in events(logs, "context_engine.hook_failed")]
     assert methods == ["on_session_start", "update_model", "on_session_end", "on_session_reset"]
+
+
+class Closing(Recording):
+    """Counts close calls; raises on the first when asked to."""
+
+    def __init__(self, fail: bool = False) -> None:
+        super().__init__()
+        self.closed = 0
+        self.fail = fail
+
+    def close(self) -> None:
+        self.closed += 1
+        if self.fail:
+            raise RuntimeError("cannot release")
+
+
+def test_close_calls_the_engines_close_once_and_a_with_block_closes() -> None:
+    host = host_for(Closing())
+    host.close()
+    host.close()
+    assert host.engine.closed == 1  # type: ignore[attr-defined]
+    with host_for(Closing()) as entered:
+        assert entered.engine.closed == 0  # type: ignore[attr-defined]
+    assert entered.engine.closed == 1  # type: ignore[attr-defined]
+
+
+def test_an_engine_that_fails_to_close_is_logged_not_raised(logs: EventCapture) -> None:
+    engine = Closing(fail=True)
+    host_for(engine).close()
+    (event,) = events(logs, "context_engine.hook_failed")
+    assert event["method"] == "close"
+
+
+def test_closing_an_lcm_host_closes_its_database_connections(tmp_path: Path) -> None:
+    import sqlite3
+
+    with ContextHost.from_config(
+        {"context": {"engine": "lcm"}}, env={"HERMES_HOME": str(tmp_path)}
+    ) as host:
+        host.start_session("s")
+        host.turn_complete([{"role": "user", "content": "hello"}], None)
+        connection = host.engine.database.connection()  # type: ignore[attr-defined]
+        connection.execute("SELECT 1")
+    with pytest.raises(sqlite3.ProgrammingError):
+        connection.execute("SELECT 1")  # closed

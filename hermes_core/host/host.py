@@ -59,6 +59,7 @@ _TRACED = (
     "get_tool_schemas",
     "handle_tool_call",
     "get_status",
+    "close",
 )
 
 
@@ -108,6 +109,7 @@ class ContextHost:
         self._model_configured = False
         self._tool_names: frozenset[str] | None = None
         self._session_context: dict[str, Any] = {"hermes_home": str(self.config.home)}
+        self._closed = False
 
         env = os.environ if env is None else env
         timeout = self.config.section("compression").get("context_timeout_seconds", 120)
@@ -227,6 +229,27 @@ class ContextHost:
             self._methods["on_session_reset"]()
         except Exception as exc:
             self._failed("on_session_reset", exc)
+
+    def close(self) -> None:
+        """Release what the engine holds (its ``close`` hook, e.g. LCM's database connections).
+
+        Idempotent: the engine is closed once, however often this is called.
+        The host must not be used afterwards. ``with ContextHost.from_config()
+        as host:`` calls it at the end of the block.
+        """
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self._methods["close"]()
+        except Exception as exc:
+            self._failed("close", exc)
+
+    def __enter__(self) -> ContextHost:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     def update_model(
         self,

@@ -183,6 +183,10 @@ class LCMEngine(ContextEngine):
         self._ingest(session_id, messages)
         self.database.connection().execute("PRAGMA wal_checkpoint(PASSIVE)")
 
+    def close(self) -> None:
+        """Close every database connection this engine opened (a later call reopens one)."""
+        self.database.close()
+
     def on_session_reset(self) -> None:
         """A fresh active context for the current session; the store keeps its history."""
         super().on_session_reset()
