@@ -42,10 +42,12 @@ def cli(ctx: click.Context, config_path: str | None, debug: bool, log_format: st
 
 
 def _register() -> None:
-    from hermes_core.cli import doctor, engines, replay, scaffold, select
+    from hermes_core.cli import doctor, engines, packages, replay, scaffold, select
 
     for module in (engines, select, doctor, replay, scaffold):
         cli.add_command(module.command)
+    cli.add_command(packages.install)
+    cli.add_command(packages.uninstall)
 
 
 _register()

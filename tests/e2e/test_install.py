@@ -47,11 +47,11 @@ def probe(python: Path, env: dict[str, str]) -> dict[str, object]:
     return result
 
 
-def write_project(root: Path, distribution: str) -> Path:
+def write_project(root: Path, distribution: str, engine: str = "thirdparty") -> Path:
     module = distribution.replace("-", "_")
     (root / module).mkdir(parents=True)
     (root / module / "__init__.py").write_text(
-        engine_module_source("thirdparty", class_name="ThirdPartyEngine"), encoding="utf-8"
+        engine_module_source(engine, class_name="ThirdPartyEngine"), encoding="utf-8"
     )
     (root / "pyproject.toml").write_text(
         textwrap.dedent(
@@ -67,7 +67,7 @@ def write_project(root: Path, distribution: str) -> Path:
             dependencies = ["hermes-context>=0.1"]
 
             [project.entry-points."hermes.context_engines"]
-            thirdparty = "{module}:ThirdPartyEngine"
+            {engine} = "{module}:ThirdPartyEngine"
             """
         ),
         encoding="utf-8",
@@ -205,4 +205,27 @@ def test_a_scaffolded_engine_installs_passes_its_tests_and_is_selectable(
     run(python, "-m", "hermes_core", "select", "tide", env=env)
     assert "engine: tide" in (home / "config.yaml").read_text(encoding="utf-8")
     doctor = run(python, "-m", "hermes_core", "doctor", env=env)
-    assert "the contract kit passes" in doctor.stdout
+    assert "all 20 contract rules hold" in doctor.stdout
+
+
+def test_install_and_uninstall_say_which_engines_came_and_went(
+    environment: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    python, base_env = environment
+    home = tmp_path / "home"
+    home.mkdir()
+    env = dict(base_env, HERMES_HOME=str(home))
+    project = write_project(tmp_path / "kite", "kite-context-engine", engine="kite")
+    wheels = tmp_path / "wheels"
+    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", wheels, project)
+    (wheel,) = wheels.glob("kite_context_engine-*.whl")
+    added = run(python, "-m", "hermes_core", "install", wheel, env=env)
+    assert "added engine kite (distribution kite-context-engine 1.2.0)" in added.stdout
+    assert "to use it: hermes-context select kite" in added.stdout
+    run(python, "-m", "hermes_core", "select", "kite", env=env)
+    removed = run(python, "-m", "hermes_core", "uninstall", "kite-context-engine", env=env)
+    assert "removed engine kite (distribution kite-context-engine 1.2.0)" in removed.stdout
+    assert "the selected engine kite" in " ".join(removed.stdout.split())  # what happens now
+    listing = json.loads(run(python, "-m", "hermes_core", "engines", "--json", env=env).stdout)
+    assert listing["used"] == "compressor"
+    assert all(e["name"] != "kite" for e in listing["engines"])

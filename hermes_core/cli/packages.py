@@ -1,0 +1,83 @@
+"""``hermes-context install`` / ``uninstall``: pip in this interpreter, then what changed.
+
+Like ``llm install``: the engine lands in the environment the host runs in,
+whatever ``pip`` on the PATH belongs to, and the command says which engines
+were added or removed, so nobody has to compare listings by hand.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Sequence
+
+import click
+
+from hermes_core.cli.common import discover
+from hermes_core.cli.output import fail, out
+from hermes_core.registry import EngineStatus
+
+__all__ = ["install", "uninstall"]
+
+
+def _engines(ctx: click.Context) -> dict[tuple[str, str], str]:
+    """Every registration: (engine name, source) -> status."""
+    return {(r.name, str(r.source)): r.status.value for r in discover(ctx)}
+
+
+def _pip(arguments: Sequence[str]) -> None:
+    command = [sys.executable, "-m", "pip", *arguments]
+    out.print(f"running: {' '.join(command)}", highlight=False, markup=False, soft_wrap=True)
+    code = subprocess.call(command, stdout=sys.stderr)  # pip's chatter is not our output
+    if code != 0:
+        fail(f"pip exited with {code} (its messages are above); nothing else was changed", code)
+
+
+def _report(ctx: click.Context, before: dict[tuple[str, str], str], verb: str) -> None:
+    after = _engines(ctx)
+    added = [key for key in after if key not in before]
+    removed = [key for key in before if key not in after]
+    for (name, source), status in ((key, after[key]) for key in added):
+        note = "" if status in ("available", "selected") else f" [{status}]"
+        out.print(f"added engine [bold]{name}[/] ({source}){note}", highlight=False)
+    for name, source in removed:
+        out.print(f"removed engine [bold]{name}[/] ({source})", highlight=False)
+    if not added and not removed:
+        out.print(f"no engine was {verb}: the list of engines is unchanged", highlight=False)
+    registry = discover(ctx)
+    choice = registry.config.engine
+    record = registry.get(choice.name)
+    if record is None or record.status not in (EngineStatus.AVAILABLE, EngineStatus.SELECTED):
+        out.print(
+            f"[yellow]the selected engine {choice.name} (by {choice.origin}) is not usable "
+            "now; the host uses compressor. Run: hermes-context select NAME[/]",
+            highlight=False,
+        )
+    elif added and choice.name not in {name for name, _ in added}:
+        out.print(f"to use it: hermes-context select {added[0][0]}", highlight=False)
+
+
+@click.command("install")
+@click.argument("packages", nargs=-1, required=True)
+@click.option("-U", "--upgrade", is_flag=True, help="Upgrade the packages if installed.")
+@click.pass_context
+def install(ctx: click.Context, packages: tuple[str, ...], upgrade: bool) -> None:
+    """pip install PACKAGES into this interpreter, then list the engines they added.
+
+    PACKAGES are anything pip takes: hermes-engine-lcm, a wheel file, a folder.
+    """
+    before = _engines(ctx)
+    _pip(["install", *(["--upgrade"] if upgrade else []), *packages])
+    _report(ctx, before, "added")
+
+
+@click.command("uninstall")
+@click.argument("distributions", nargs=-1, required=True)
+@click.pass_context
+def uninstall(ctx: click.Context, distributions: tuple[str, ...]) -> None:
+    """pip uninstall DISTRIBUTIONS from this interpreter, then list the engines removed."""
+    if any(name.lower().replace("_", "-") == "hermes-context" for name in distributions):
+        fail("hermes-context runs this command; uninstall it with pip directly")
+    before = _engines(ctx)
+    _pip(["uninstall", "--yes", *distributions])
+    _report(ctx, before, "removed")
