@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -21,7 +22,7 @@ PYTHON = "3.11"
 def tests(session: nox.Session) -> None:
     """The test suite (pytest), without the end-to-end install tests."""
     session.install("-e", ".[test]", "-e", "./hermes_lcm_example")
-    session.run("pytest", "-m", "not e2e", *session.posargs)
+    session.run("pytest", "-m", "not e2e and not browser", *session.posargs)
 
 
 @nox.session(python=PYTHON)
@@ -43,20 +44,48 @@ def lint(session: nox.Session) -> None:
     session.run("lint-imports")
 
 
+def _ensure_chromium(session: nox.Session) -> None:
+    """Headless Chromium and its driver, from Debian's packages when missing (as root)."""
+    if shutil.which("chromium") and shutil.which("chromedriver"):
+        return
+    if shutil.which("apt-get") and os.geteuid() == 0:
+        session.run("apt-get", "update", "-qq", external=True)
+        session.run(
+            "apt-get",
+            "install",
+            "-y",
+            "-qq",
+            "chromium",
+            "chromium-driver",
+            external=True,
+            env={"DEBIAN_FRONTEND": "noninteractive"},
+        )
+        return
+    session.error(
+        "the docs check needs Chromium: apt-get install chromium chromium-driver "
+        "(as root), then run nox -s docs again"
+    )
+
+
 @nox.session(python=PYTHON)
 def docs(session: nox.Session) -> None:
-    """The documentation site (mkdocs-material, API pages from docstrings), built strictly."""
+    """The documentation site (mkdocs-material, API pages from docstrings), built strictly,
+    then checked in headless Chromium: every page renders, search finds select_context."""
     session.install(
         "-e",
-        ".",
+        ".[test]",
         "-e",
         "./hermes_lcm_example",
         "mkdocs",
         "mkdocs-material",
         "mkdocstrings[python]",
+        "selenium",
     )
     session.env["NO_MKDOCS_2_WARNING"] = "1"
-    session.run("mkdocs", "build", "--strict", "--site-dir", str(ROOT / "site"))
+    site = ROOT / "site"
+    session.run("mkdocs", "build", "--strict", "--site-dir", str(site))
+    _ensure_chromium(session)
+    session.run("pytest", "-m", "browser", "tests/browser", env={"HERMES_DOCS_SITE": str(site)})
 
 
 @nox.session(python=PYTHON)

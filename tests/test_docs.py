@@ -31,8 +31,9 @@ CONFIG_KEYS = sorted(
 
 @pytest.mark.parametrize(("spec", "hook"), HOOKS)
 def test_every_hookspec_has_a_section_generated_from_its_docstring(spec: str, hook: str) -> None:
-    assert f"### `{hook}`" in CONTRACT
-    assert f"::: hermes_core.hookspecs.{spec}.{hook}" in CONTRACT
+    # one directive: mkdocstrings gives the hook its heading, signature and table-of-contents entry
+    assert CONTRACT.count(f"::: hermes_core.hookspecs.{spec}.{hook}\n") == 1
+    assert f"### `{hook}`" not in CONTRACT
 
 
 @pytest.mark.parametrize("key", CONFIG_KEYS)
@@ -42,8 +43,9 @@ def test_every_configuration_key_has_a_section(key: str) -> None:
 
 def test_every_page_is_in_the_site_navigation() -> None:
     nav = (DOCS.parent / "mkdocs.yml").read_text(encoding="utf-8")
-    for page in DOCS.glob("*.md"):
-        assert f": {page.name}" in nav, f"{page.name} is not in mkdocs.yml nav"
+    for page in DOCS.rglob("*.md"):
+        name = page.relative_to(DOCS).as_posix()
+        assert f": {name}" in nav, f"{name} is not in mkdocs.yml nav"
 
 
 def plain_signature(function: object) -> str:

@@ -1,0 +1,151 @@
+"""The built documentation site in a real browser (headless Chromium through Selenium).
+
+Run by ``nox -s docs`` after ``mkdocs build``; the site directory is
+``$HERMES_DOCS_SITE`` (default ``site/``). Every page of the navigation must
+render with its title and without raw Sphinx roles, API pages must show
+signatures, and the search must find ``select_context``.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import yaml
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+SITE = Path(os.environ.get("HERMES_DOCS_SITE", ROOT / "site"))
+CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+
+
+def nav_pages() -> list[str]:
+    """Every page of mkdocs.yml's navigation, as docs-relative paths."""
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    pages: list[str] = []
+
+    def walk(node: object) -> None:
+        if isinstance(node, str):
+            pages.append(node)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+        elif isinstance(node, dict):
+            for value in node.values():
+                walk(value)
+
+    walk(config["nav"])
+    return pages
+
+
+def url_path(page: str) -> str:
+    stem = page.removesuffix(".md")
+    if stem == "index":
+        return "/"
+    return "/" + stem.removesuffix("/index").removesuffix("index") + "/"
+
+
+@pytest.fixture(scope="module")
+def site_url() -> Iterator[str]:
+    if not (SITE / "index.html").exists():
+        pytest.fail(f"no built site in {SITE}: run mkdocs build (nox -s docs does)")
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+    handler = functools.partial(Quiet, directory=str(SITE))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    for program in (CHROMIUM, CHROMEDRIVER):
+        if not shutil.which(program):
+            pytest.fail(f"{program} is missing: apt-get install chromium chromium-driver")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in (
+        "--headless",
+        "--no-sandbox",  # CI runs as root
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1280,1024",
+    ):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.mark.parametrize("page", nav_pages())
+def test_every_page_renders_with_its_title_and_no_raw_roles(
+    browser: object, site_url: str, page: str
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    driver = browser
+    driver.get(site_url + url_path(page))  # type: ignore[attr-defined]
+    heading = driver.find_element(By.CSS_SELECTOR, "article h1")  # type: ignore[attr-defined]
+    assert heading.text.strip()
+    text = driver.find_element(By.CSS_SELECTOR, "article").text  # type: ignore[attr-defined]
+    for role in (":meth:", ":func:", ":class:", ":data:", ":mod:", ":attr:"):
+        assert role not in text, f"{page} shows a raw Sphinx role {role}"
+    assert "hermes-context/hermes-context" in driver.page_source  # type: ignore[attr-defined]
+    if page.startswith("api/") and page != "api/index.md":
+        signatures = driver.find_elements(By.CSS_SELECTOR, ".doc-signature")  # type: ignore[attr-defined]
+        assert signatures, f"{page} shows no signature"
+
+
+def test_the_contract_page_has_one_toc_entry_per_hook(browser: object, site_url: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    from hermes_core.hookspecs import ContextEngineSpec, PluginSpec
+
+    driver = browser
+    driver.get(site_url + "/contract/")  # type: ignore[attr-defined]
+    entries = [
+        link.get_attribute("textContent").split()[-1]
+        for link in driver.find_elements(  # type: ignore[attr-defined]
+            By.CSS_SELECTOR, ".md-sidebar--secondary .md-nav__link"
+        )
+    ]
+    for spec in (ContextEngineSpec, PluginSpec):
+        for hook in (name for name in vars(spec) if not name.startswith("_")):
+            assert entries.count(hook) == 1, f"{hook} appears {entries.count(hook)} times"
+
+
+def test_search_finds_select_context(browser: object, site_url: str) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver = browser
+    driver.get(site_url + "/?q=select_context")  # type: ignore[attr-defined]
+    results = WebDriverWait(driver, 60).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, ".md-search-result__item")
+    )
+    assert results
+    assert "select_context" in results[0].text
