@@ -146,3 +146,21 @@ class Returning(Recording):
         if isinstance(self.result, BaseException):
             raise self.result
         return self.result
+
+
+#: The source of a module whose engine ``Orphaning`` breaks tool pairs: its
+#: compress drops every assistant message, so tool results lose their calls.
+ORPHANING_SOURCE = """
+from hermes_core import ContextEngine
+
+class Orphaning(ContextEngine):
+    name = "orphaning"
+    def update_from_response(self, usage):
+        self.last_prompt_tokens = usage["prompt_tokens"]
+        self.last_completion_tokens = usage["completion_tokens"]
+        self.last_total_tokens = usage["total_tokens"]
+    def should_compress(self, prompt_tokens=None):
+        return False
+    def compress(self, messages, current_tokens=None, focus_topic=None):
+        return [m for m in messages if m["role"] != "assistant"]
+"""

@@ -12,6 +12,7 @@ import yaml
 
 from hermes_core.testing import TemporarySite
 from tests.conftest import engine_source
+from tests.host_engines import ORPHANING_SOURCE
 
 
 def run(*args: str, home: Path, site: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -151,26 +152,10 @@ def test_doctor_works_without_pytest_and_touches_no_state(tmp_path: Path) -> Non
     assert list(home.iterdir()) == []  # no lcm/lcm.db in the user's home
 
 
-ORPHANING = """
-from hermes_core import ContextEngine
-
-class Orphaning(ContextEngine):
-    name = "orphaning"
-    def update_from_response(self, usage):
-        self.last_prompt_tokens = usage["prompt_tokens"]
-        self.last_completion_tokens = usage["completion_tokens"]
-        self.last_total_tokens = usage["total_tokens"]
-    def should_compress(self, prompt_tokens=None):
-        return False
-    def compress(self, messages, current_tokens=None, focus_topic=None):
-        return [m for m in messages if m["role"] != "assistant"]
-"""
-
-
 def test_doctor_summarises_the_rules_an_engine_breaks(
     tmp_path: Path, hermes_site: TemporarySite
 ) -> None:
-    hermes_site.add_engine("orphan-engine", "orphaning", ORPHANING, attribute="Orphaning")
+    hermes_site.add_engine("orphan-engine", "orphaning", ORPHANING_SOURCE, attribute="Orphaning")
     result = run("doctor", "orphaning", home=tmp_path, site=hermes_site.path)
     assert result.returncode == 1
     assert "18 of 20 contract rules hold; 2 do not" in result.stdout

@@ -62,12 +62,17 @@ def test_a_yaml_syntax_error_names_the_file_and_line(tmp_path: Path) -> None:
 def test_a_yaml_syntax_error_is_not_fatal_without_strict(
     tmp_path: Path, logs: EventCapture
 ) -> None:
-    path = write(tmp_path / "config.yaml", "context: [\n")
+    path = write(tmp_path / "config.yaml", "context:\n  engine: lcm\n  strict: [true\n")
     config = load_config(path)
     assert config.engine.name == "compressor"
     (event,) = events(logs, "hermes_config.invalid")
     assert event["file"] == str(path)
     assert event["log_level"] == "warning"
+    # one line with file, line and column; no empty key
+    assert "key" not in event
+    assert (event["line"], event["column"]) == (4, 1)
+    message = str(event["message"])
+    assert message.startswith(f"{path}:4:1: invalid YAML: ") and "\n" not in message
 
 
 @pytest.mark.parametrize(
@@ -213,15 +218,3 @@ def test_hermes_agents_own_sections_and_far_off_keys_are_not_taken_for_misspelli
     text = "model: x\nmemory: {}\ntoolsets: []\nlcm:\n  database: x\nmy_engine: {}\n"
     load_config(write(tmp_path / "config.yaml", text))
     assert events(logs, "hermes_config.unknown_key") == []
-
-
-def test_invalid_yaml_is_one_line_with_file_line_and_column(
-    tmp_path: Path, logs: EventCapture
-) -> None:
-    path = write(tmp_path / "config.yaml", "context:\n  engine: lcm\n  strict: [true\n")
-    load_config(path)
-    (event,) = events(logs, "hermes_config.invalid")
-    assert "key" not in event
-    assert (event["line"], event["column"]) == (4, 1)
-    message = str(event["message"])
-    assert message.startswith(f"{path}:4:1: invalid YAML: ") and "\n" not in message

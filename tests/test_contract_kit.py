@@ -7,6 +7,7 @@ import pytest
 from hermes_compressor import CompressorEngine
 from hermes_core import ContextEngine
 from hermes_core.testing import ContextEngineContract
+from tests.host_engines import ORPHANING_SOURCE
 
 
 class TestCompressorKeepsTheContract(ContextEngineContract):
@@ -33,26 +34,14 @@ def test_the_option_reports_an_engine_that_is_not_installed(pytester: pytest.Pyt
 
 def test_the_kit_catches_an_engine_that_breaks_tool_pairs(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(
-        test_orphans="""
-        from hermes_core import ContextEngine
-        from hermes_core.testing import ContextEngineContract
+        test_orphans=ORPHANING_SOURCE
+        + """
+from hermes_core.testing import ContextEngineContract
 
-        class Orphaning(ContextEngine):
-            name = "orphaning"
-            def update_from_response(self, usage):
-                self.last_prompt_tokens = usage["prompt_tokens"]
-                self.last_completion_tokens = usage["completion_tokens"]
-                self.last_total_tokens = usage["total_tokens"]
-            def should_compress(self, prompt_tokens=None):
-                return False
-            def compress(self, messages, current_tokens=None, focus_topic=None):
-                # drops every assistant message: tool results become orphans
-                return [m for m in messages if m["role"] != "assistant"]
-
-        class TestOrphaning(ContextEngineContract):
-            def make_engine(self):
-                return Orphaning()
-        """
+class TestOrphaning(ContextEngineContract):
+    def make_engine(self):
+        return Orphaning()
+"""
     )
     result = pytester.runpytest("-p", "no:cacheprovider")
     result.assert_outcomes(passed=18, failed=2)

@@ -40,6 +40,20 @@ def run(*args: str | Path, env: dict[str, str] | None = None) -> subprocess.Comp
     return result
 
 
+def fresh_home(base_env: dict[str, str], tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """An empty ``HERMES_HOME`` and the environment that points at it."""
+    home = tmp_path / "home"
+    home.mkdir()
+    return home, dict(base_env, HERMES_HOME=str(home))
+
+
+def build_wheel(project: Path, out: Path) -> Path:
+    """The wheel of ``project``, built without its dependencies into ``out``."""
+    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", out, project)
+    (wheel,) = out.glob("*.whl")
+    return wheel
+
+
 def probe(python: Path, env: dict[str, str]) -> dict[str, object]:
     """Activate the configured engine in the venv; the JSON result is the last line."""
     out = run(python, "-c", PROBE, env=env).stdout
@@ -79,9 +93,8 @@ def write_project(root: Path, distribution: str, engine: str = "thirdparty") -> 
 def environment(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
     """A fresh virtual environment with the built hermes-context wheel installed."""
     work = tmp_path_factory.mktemp("e2e")
-    wheels = work / "wheels"
-    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", wheels, ROOT)
-    (wheel,) = wheels.glob("hermes_context-*.whl")
+    wheel = build_wheel(ROOT, work / "wheels")
+    assert wheel.name.startswith("hermes_context-")
     venv.create(work / "venv", with_pip=True)
     python = work / "venv" / "bin" / "python"
     run(python, "-m", "pip", "install", "-q", wheel)
@@ -157,27 +170,12 @@ def test_the_lcm_engine_installs_with_pip_and_finds_a_compacted_fact(
     environment: tuple[Path, dict[str, str]], tmp_path: Path
 ) -> None:
     python, base_env = environment
-    wheels = tmp_path / "wheels"
-    run(
-        sys.executable,
-        "-m",
-        "pip",
-        "wheel",
-        "--no-deps",
-        "-q",
-        "-w",
-        wheels,
-        ROOT / "hermes_lcm_example",
-    )
-    (wheel,) = wheels.glob("hermes_engine_lcm-*.whl")
-    run(python, "-m", "pip", "install", "-q", wheel)
-    home = tmp_path / "home"
-    home.mkdir()
+    run(python, "-m", "pip", "install", "-q", build_wheel(ROOT / "hermes_lcm_example", tmp_path))
+    home, env = fresh_home(base_env, tmp_path)
     (home / "config.yaml").write_text(
         "context:\n  engine: lcm\nlcm:\n  fresh_tail_messages: 8\n  leaf_chunk_tokens: 1500\n",
         encoding="utf-8",
     )
-    env = dict(base_env, HERMES_HOME=str(home))
     out = run(python, "-c", LCM_REPLAY, env=env).stdout.strip().splitlines()[-1]
     result = json.loads(out)
     assert (result["engine"], result["fallback"], result["valid"]) == ("lcm", None, True)
@@ -191,9 +189,7 @@ def test_a_scaffolded_engine_installs_passes_its_tests_and_is_selectable(
     environment: tuple[Path, dict[str, str]], tmp_path: Path
 ) -> None:
     python, base_env = environment
-    home = tmp_path / "home"
-    home.mkdir()
-    env = dict(base_env, HERMES_HOME=str(home))
+    home, env = fresh_home(base_env, tmp_path)
     run(python, "-m", "hermes_core", "new", "tide", "--path", tmp_path, env=env)
     project = tmp_path / "hermes-engine-tide"
     run(python, "-m", "pip", "install", "-q", "-e", f"{project}[test]", env=env)
@@ -212,13 +208,9 @@ def test_install_and_uninstall_say_which_engines_came_and_went(
     environment: tuple[Path, dict[str, str]], tmp_path: Path
 ) -> None:
     python, base_env = environment
-    home = tmp_path / "home"
-    home.mkdir()
-    env = dict(base_env, HERMES_HOME=str(home))
+    _, env = fresh_home(base_env, tmp_path)
     project = write_project(tmp_path / "kite", "kite-context-engine", engine="kite")
-    wheels = tmp_path / "wheels"
-    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", wheels, project)
-    (wheel,) = wheels.glob("kite_context_engine-*.whl")
+    wheel = build_wheel(project, tmp_path / "wheels")
     added = run(python, "-m", "hermes_core", "install", wheel, env=env)
     assert "added engine kite (distribution kite-context-engine 1.2.0)" in added.stdout
     assert "to use it: hermes-context select kite" in added.stdout
