@@ -109,7 +109,7 @@ class LCMEngine(ContextEngine):
             self.last_prompt_tokens = -1
         with self.database.write() as db:
             active = active_messages(db, active_items(db, sid))
-            remember_handed(db, sid, active, skip=is_lcm_summary)
+            remember_handed(db, sid, active)
         return active
 
     # ------------------------------------------------------------------ per request

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from hermes_engine_lcm.store.messages import storable_text
 from hermes_engine_lcm.store.nodes import SummaryRow
 
 __all__ = ["SUMMARY_PREFIX", "is_lcm_summary", "render_turns", "summary_message"]
@@ -40,4 +41,5 @@ def render_turns(messages: Sequence[dict[str, Any]]) -> str:
             function = call.get("function") or {}
             lines.append(f"  -> {function.get('name')}({function.get('arguments')})")
         blocks.append("\n".join(lines))
-    return "\n\n".join(blocks)
+    # what SQLite and the LLM's JSON body can carry (a lone surrogate becomes U+FFFD)
+    return storable_text("\n\n".join(blocks))

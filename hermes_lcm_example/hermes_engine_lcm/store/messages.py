@@ -1,4 +1,14 @@
-"""Ingest: each message of a session stored once, verbatim, in order, however often handed back."""
+"""Ingest: each message of a session stored once, verbatim, in order, however often handed back.
+
+A session remembers the list its host last handed in (or was given back by
+``compress``): its length, fingerprints of its first, middle and last
+messages, and the sequence number of the stored message its end stands for.
+A list that extends it costs only what follows (the checks are three
+fingerprints, whatever the history's length); what follows is compared
+position by position with what is already stored after that sequence number,
+so a conversation that two workers append to is stored once. A list that does
+not extend it (the host rebuilt its history) is aligned with the store's end.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +17,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from hermes_core.log import logger
@@ -14,25 +25,57 @@ from hermes_core.messages import text_of
 from hermes_core.tokens import estimate_message_tokens
 from hermes_engine_lcm.store.search import has_cjk
 
-__all__ = ["fingerprint", "ingest", "message_problem", "remember_handed", "searchable_text"]
+__all__ = [
+    "Handed",
+    "encode",
+    "fingerprint",
+    "ingest",
+    "message_problem",
+    "remember_handed",
+    "searchable_text",
+]
 
 VALID_ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
-#: How far back a handed-back history is compared with the store when the
-#: last stored message is not in it (a reset or replaced history).
-RECENT_WINDOW = 2_000
 #: How many stored messages an alignment compares at most.
 OVERLAP = 64
 
 
 def encode(message: dict[str, Any]) -> str:
-    """The stored form of a message: its JSON, keys in their order; ValueError for NaN."""
-    return json.dumps(message, ensure_ascii=False, allow_nan=False)
+    """The stored form of a message: its JSON, keys in their order; ValueError for NaN.
+
+    Text SQLite cannot hold as UTF-8 (a lone surrogate, as ``os.listdir``
+    returns for a file name that is not UTF-8) is kept as a JSON ``\\u``
+    escape, so the message reads back exactly.
+    """
+    body = json.dumps(message, ensure_ascii=False, allow_nan=False)
+    try:
+        body.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(message, ensure_ascii=True, allow_nan=False)
+    return body
 
 
-def fingerprint(message: dict[str, Any], body: str | None = None) -> str:
-    """A digest of the whole message (of ``body``, its encoded form, when given)."""
-    text = encode(message) if body is None else body
-    return hashlib.blake2b(text.encode("utf-8"), digest_size=12).hexdigest()
+def storable_text(text: str) -> str:
+    """``text`` as SQLite can index it: anything not encodable as UTF-8 becomes U+FFFD."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
+    return text
+
+
+def fingerprint(message: Any, body: str | None = None) -> str:
+    """A digest of the whole message (of ``body``, its encoded form, when given).
+
+    Never raises: a message that cannot be encoded is fingerprinted by its
+    ``repr``.
+    """
+    if body is None:
+        try:
+            body = json.dumps(message, ensure_ascii=True, allow_nan=True, default=repr)
+        except (TypeError, ValueError, RecursionError):
+            body = repr(message)
+    return hashlib.blake2b(body.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
 
 
 def searchable_text(message: dict[str, Any]) -> str:
@@ -44,7 +87,7 @@ def searchable_text(message: dict[str, Any]) -> str:
             parts.append(str(function.get("name", "")))
             arguments = function.get("arguments")
             parts.append(arguments if isinstance(arguments, str) else json.dumps(arguments))
-    return "\n".join(p for p in parts if p)
+    return storable_text("\n".join(p for p in parts if p))
 
 
 def message_problem(message: Any) -> str | None:
@@ -64,23 +107,32 @@ def message_problem(message: Any) -> str | None:
     return None
 
 
-def _usable(
-    session_id: str, messages: Sequence[Any], skip: Any
-) -> list[tuple[dict[str, Any], str, str]]:
-    """The storable messages of ``messages`` as (message, body, fingerprint).
+@dataclass(frozen=True)
+class Candidate:
+    """A storable message of a handed list: its index there, encoded form and fingerprint."""
+
+    index: int
+    message: dict[str, Any]
+    body: str
+    fp: str
+
+
+def _usable(session_id: str, messages: Sequence[Any], skip: Any, start: int = 0) -> list[Candidate]:
+    """The storable messages of ``messages[start:]``.
 
     Malformed ones are left out, each logged as ``lcm.ingest_skipped`` with
     its index and problem; ``skip(message)`` leaves out the engine's own.
     """
-    usable: list[tuple[dict[str, Any], str, str]] = []
-    for index, message in enumerate(messages):
+    usable: list[Candidate] = []
+    for index in range(start, len(messages)):
+        message = messages[index]
         problem = message_problem(message)
         body = ""
         if problem is None:
             try:
                 body = encode(message)
-            except (TypeError, ValueError) as exc:
-                problem = f"is not JSON-serialisable ({exc})"
+            except (TypeError, ValueError, RecursionError) as exc:
+                problem = f"is not JSON-serialisable ({type(exc).__name__}: {exc})"
         if problem is not None:
             logger.warning(
                 "lcm.ingest_skipped", session_id=session_id, index=index, problem=problem
@@ -88,49 +140,89 @@ def _usable(
             continue
         if skip is not None and skip(message):
             continue
-        usable.append((message, body, fingerprint(message, body)))
+        usable.append(Candidate(index, message, body, fingerprint(message, body)))
     return usable
 
 
-def _handed_digests(fps: Sequence[str], prefix: int) -> tuple[str, str]:
-    """Digests of the first ``prefix`` fingerprints and of all of them, in one pass."""
-    running = hashlib.blake2b(digest_size=16)
-    for fp in fps[:prefix]:
-        running.update(fp.encode("ascii"))
-    head = running.hexdigest()
-    for fp in fps[prefix:]:
-        running.update(fp.encode("ascii"))
-    return head, running.hexdigest()
+@dataclass(frozen=True)
+class Handed:
+    """What a session remembers of the list its host holds (see the module docstring)."""
+
+    count: int
+    head: str | None
+    mid: str | None
+    tail: str | None
+    seq: int
+
+    @classmethod
+    def of(cls, messages: Sequence[Any], seq: int) -> Handed:
+        if not messages:
+            return cls(0, None, None, None, seq)
+        return cls(
+            len(messages),
+            fingerprint(messages[0]),
+            fingerprint(messages[(len(messages) - 1) // 2]),
+            fingerprint(messages[-1]),
+            seq,
+        )
+
+    def extended_by(self, messages: Sequence[Any]) -> bool:
+        """Whether ``messages`` starts with the remembered list (three fingerprints checked)."""
+        if self.count == 0 or len(messages) < self.count:
+            return False
+        return (
+            fingerprint(messages[self.count - 1]) == self.tail
+            and fingerprint(messages[0]) == self.head
+            and fingerprint(messages[(self.count - 1) // 2]) == self.mid
+        )
 
 
-def remember_handed(
-    db: sqlite3.Connection, session_id: str, messages: Sequence[Any], skip: Any = None
-) -> None:
-    """Record ``messages`` as the list the session's host holds now.
+def _load_handed(db: sqlite3.Connection, session_id: str) -> tuple[int, int, Handed]:
+    seq, position, count, head, mid, tail, handed_seq = db.execute(
+        "SELECT next_seq, next_position, handed_count, handed_head_fp, handed_mid_fp,"
+        " handed_tail_fp, handed_seq FROM sessions WHERE id = ?",
+        (session_id,),
+    ).fetchone()
+    return seq, position, Handed(count, head, mid, tail, handed_seq)
 
-    Compress records its result; a reset records an empty list (all that
-    follows is new). The next ingest that extends it stores exactly what
-    follows it.
-    """
-    fps = [entry[2] for entry in _usable(session_id, messages, skip)]
+
+def _save_handed(db: sqlite3.Connection, session_id: str, handed: Handed) -> None:
     db.execute(
-        "UPDATE sessions SET handed_count = ?, handed_digest = ? WHERE id = ?",
-        (len(fps), _handed_digests(fps, 0)[1], session_id),
+        "UPDATE sessions SET handed_count = ?, handed_head_fp = ?, handed_mid_fp = ?,"
+        " handed_tail_fp = ?, handed_seq = ? WHERE id = ?",
+        (handed.count, handed.head, handed.mid, handed.tail, handed.seq, session_id),
     )
 
 
-def _new_messages(
-    db: sqlite3.Connection,
-    session_id: str,
-    pairs: Sequence[tuple[dict[str, Any], str, str]],
-) -> Sequence[tuple[dict[str, Any], str, str]]:
-    """The part of ``pairs`` (message, body, fingerprint) not stored yet, for
-    a list that does not extend the session's handed list (the host rebuilt it).
+def remember_handed(db: sqlite3.Connection, session_id: str, messages: Sequence[Any]) -> None:
+    """Record ``messages`` as the list the session's host holds now, its end standing for
+    the last stored message.
+
+    Compress records its result; a reset records an empty list (all that
+    follows is new).
+    """
+    last = db.execute("SELECT next_seq FROM sessions WHERE id = ?", (session_id,)).fetchone()
+    _save_handed(db, session_id, Handed.of(messages, (last[0] if last else 0) - 1))
+
+
+def _stored_after(db: sqlite3.Connection, session_id: str, seq: int, limit: int) -> list[str]:
+    """Fingerprints of the session's stored messages after ``seq``, in order (at most ``limit``)."""
+    rows = db.execute(
+        "SELECT fp FROM messages WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+        (session_id, seq, limit),
+    )
+    return [row[0] for row in rows]
+
+
+def _aligned(
+    db: sqlite3.Connection, session_id: str, candidates: Sequence[Candidate]
+) -> list[Candidate] | None:
+    """What of a rebuilt list follows the store's end; None when it does not reach the end.
 
     The list is aligned with the stored history by the longest run of stored
     messages it ends a prefix with (up to :data:`OVERLAP`); among equally
-    good alignments the earliest wins. A history that shares no message with
-    the store's end keeps what the session's recent messages do not hold yet.
+    good alignments the earliest wins. A store with nothing in it makes the
+    whole list new.
     """
     recent = [
         r[0]
@@ -139,10 +231,9 @@ def _new_messages(
             (session_id, OVERLAP),
         )
     ]
-    window = pairs[-RECENT_WINDOW:]
-    fps = [entry[2] for entry in window]
     if not recent:
-        return window
+        return list(candidates)
+    fps = [c.fp for c in candidates]
     best_end, best_overlap = -1, 0
     for end in range(len(fps)):
         if fps[end] != recent[0]:
@@ -157,19 +248,29 @@ def _new_messages(
             overlap += 1
         if overlap > best_overlap:
             best_end, best_overlap = end, overlap
-    if best_end >= 0:
-        return window[best_end + 1 :]
-    known = _recently_stored(db, session_id, set(fps))
-    return [entry for entry in window if entry[2] not in known]
+    if best_end < 0:
+        return None
+    return list(candidates[best_end + 1 :])
 
 
-def _recently_stored(db: sqlite3.Connection, session_id: str, fps: set[str]) -> set[str]:
-    """Which of ``fps`` the session's last :data:`RECENT_WINDOW` messages hold."""
-    rows = db.execute(
-        "SELECT fp FROM messages WHERE session_id = ? ORDER BY seq DESC LIMIT ?",
-        (session_id, RECENT_WINDOW),
-    )
-    return {r[0] for r in rows} & fps
+def _unseen(
+    db: sqlite3.Connection, session_id: str, candidates: Sequence[Candidate]
+) -> list[Candidate]:
+    """The candidates whose message the session has never stored (a history that shares
+    no message with the store's end: another conversation under the same id)."""
+    known: set[str] = set()
+    fps = list({c.fp for c in candidates})
+    for start in range(0, len(fps), 500):  # SQLite's limit on bound parameters
+        chunk = fps[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        known.update(
+            row[0]
+            for row in db.execute(
+                f"SELECT fp FROM messages WHERE session_id = ? AND fp IN ({marks})",
+                (session_id, *chunk),
+            )
+        )
+    return [c for c in candidates if c.fp not in known]
 
 
 def ingest(
@@ -181,41 +282,55 @@ def ingest(
 ) -> list[int]:
     """Store what is new in ``messages`` for ``session_id``; returns the new message ids.
 
-    Runs inside the caller's write transaction. Malformed messages are not
-    stored (``lcm.ingest_skipped`` names the index and the problem); nothing
-    of them is written half-way. ``skip(message)`` excludes messages the
-    engine wrote itself (its summaries). With ``fts`` the new messages are
-    added to the full-text indexes in the same transaction. The session
-    remembers the list (its length and a digest) so that the next call can
-    tell what it adds.
+    Runs inside the caller's write transaction, which also makes two writers
+    of one session (threads or processes) take turns. Malformed messages are
+    not stored (``lcm.ingest_skipped`` names the index and the problem);
+    nothing of them is written half-way. ``skip(message)`` excludes messages
+    the engine wrote itself (its summaries). With ``fts`` the new messages
+    are added to the full-text indexes in the same transaction.
     """
-    usable = _usable(session_id, messages, skip)
-    if not usable:
+    if not messages:
         return []
     now = time.time()
     db.execute("INSERT OR IGNORE INTO sessions (id, created_at) VALUES (?, ?)", (session_id, now))
-    seq, position, handed_count, handed_digest = db.execute(
-        "SELECT next_seq, next_position, handed_count, handed_digest FROM sessions WHERE id = ?",
-        (session_id,),
-    ).fetchone()
-    head, whole = _handed_digests([entry[2] for entry in usable], handed_count)
-    if handed_count <= len(usable) and head == handed_digest:
-        # It extends the list the session last handed in or was given back by
-        # compress: the rest is new, exactly, even a turn repeated word for word.
-        fresh = usable[handed_count:]
+    seq, position, handed = _load_handed(db, session_id)
+    if handed.extended_by(messages):
+        candidates = _usable(session_id, messages, skip, start=handed.count)
+        # what another writer already stored after the same point, in the same order, is not new
+        stored = _stored_after(db, session_id, handed.seq, len(candidates))
+        same = 0
+        while same < len(stored) and candidates[same].fp == stored[same]:
+            same += 1
+        fresh = candidates[same:]
+        aligned = True
     else:
-        fresh = _new_messages(db, session_id, usable)
-    if not fresh:
-        if whole != handed_digest:
-            db.execute(
-                "UPDATE sessions SET handed_count = ?, handed_digest = ? WHERE id = ?",
-                (len(usable), whole, session_id),
-            )
-        return []
+        candidates = _usable(session_id, messages, skip)
+        # nothing remembered (a new session, or a reset): the whole list is new
+        found = _aligned(db, session_id, candidates) if handed.count else candidates
+        aligned = found is not None
+        fresh = found if found is not None else _unseen(db, session_id, candidates)
+    ids = _store(db, session_id, fresh, seq, position, now, fts) if fresh else []
+    if fresh or aligned:
+        # a stale list (another worker is further on) is not remembered: the record stays
+        _save_handed(db, session_id, Handed.of(messages, seq + len(fresh) - 1))
+    return ids
+
+
+def _store(
+    db: sqlite3.Connection,
+    session_id: str,
+    fresh: Sequence[Candidate],
+    seq: int,
+    position: int,
+    now: float,
+    fts: bool,
+) -> list[int]:
+    """Append ``fresh`` to the session (and its active context); returns the new ids."""
     first_id = (db.execute("SELECT COALESCE(MAX(id), 0) FROM messages").fetchone()[0]) + 1
     rows = []
     items = []
-    for offset, (message, body, fp) in enumerate(fresh):
+    for offset, candidate in enumerate(fresh):
+        message = candidate.message
         tokens = estimate_message_tokens(message)
         message_id = first_id + offset
         text = searchable_text(message)
@@ -226,8 +341,8 @@ def ingest(
                 seq + offset,
                 message["role"],
                 text,
-                body,
-                fp,
+                candidate.body,
+                candidate.fp,
                 tokens,
                 now,
                 1 if has_cjk(text) else 0,
@@ -258,8 +373,7 @@ def ingest(
         items,
     )
     db.execute(
-        "UPDATE sessions SET next_seq = ?, next_position = ?, handed_count = ?, handed_digest = ?"
-        " WHERE id = ?",
-        (seq + len(fresh), position + len(fresh), len(usable), whole, session_id),
+        "UPDATE sessions SET next_seq = ?, next_position = ? WHERE id = ?",
+        (seq + len(fresh), position + len(fresh), session_id),
     )
     return [row[0] for row in rows]

@@ -148,8 +148,10 @@ def replace_with_summary(
     """Write a summary over ``items`` and put it in their place, in the caller's transaction.
 
     ``items`` must still be in the active context exactly as given; the
-    caller checks that before calling.
+    caller checks that before calling. Text SQLite cannot hold as UTF-8 (a lone
+    surrogate from an LLM's JSON) is stored with U+FFFD in its place.
     """
+    text = text.encode("utf-8", "replace").decode("utf-8")
     db.execute(
         "INSERT INTO summaries (id, session_id, depth, level, text, tokens, first_seq, last_seq,"
         " first_at, last_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

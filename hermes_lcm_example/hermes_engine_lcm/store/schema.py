@@ -14,7 +14,10 @@ CORE_MIGRATIONS: tuple[str, ...] = (
         next_seq INTEGER NOT NULL DEFAULT 0,
         next_position INTEGER NOT NULL DEFAULT 0,
         handed_count INTEGER NOT NULL DEFAULT 0,
-        handed_digest TEXT
+        handed_head_fp TEXT,
+        handed_mid_fp TEXT,
+        handed_tail_fp TEXT,
+        handed_seq INTEGER NOT NULL DEFAULT -1
     );
     CREATE TABLE messages (
         id INTEGER PRIMARY KEY,
