@@ -136,8 +136,11 @@ class ContextEngineSpec:
         """A real boundary: exit, reset or gateway expiry (always: both). Default: no-op."""
 
     @hookspec(firstresult=True)
-    def on_session_reset(self) -> None:
-        """``/new`` or ``/reset``. Default: zero the token counters and ``compression_count``."""
+    def on_session_reset(self, session_id: str | None) -> None:
+        """``/new`` or ``/reset``. Default: zero the token counters and ``compression_count``.
+
+        ``session_id`` (the session being reset) is passed by keyword when accepted.
+        """
 
     @hookspec(firstresult=True)
     def close(self) -> None:

@@ -223,10 +223,14 @@ class ContextHost:
         except Exception as exc:
             self._failed("on_session_end", exc)
 
-    def reset_session(self) -> None:
-        """``/new`` or ``/reset``: ``on_session_reset``."""
+    def reset_session(self, *, session_id: str | None = None) -> None:
+        """``/new`` or ``/reset`` of ``session_id`` (default: the current session):
+        ``on_session_reset``, with ``session_id`` when the engine accepts it."""
+        offered = {"session_id": session_id or self.session_id}
         try:
-            self._methods["on_session_reset"]()
+            self._methods["on_session_reset"](
+                **accepted_keywords(self.engine.on_session_reset, offered)
+            )
         except Exception as exc:
             self._failed("on_session_reset", exc)
 
@@ -422,8 +426,10 @@ class ContextHost:
         conversation_messages: list[Message] | None = None,
         incoming_message: Message | None = None,
         budget_tokens: int = 0,
+        session_id: str | None = None,
     ) -> list[Message]:
-        """The messages to send in this one provider request.
+        """The messages to send in this one provider request of ``session_id`` (default: the
+        current session, the one of the last :meth:`start_session`).
 
         Call it before every request (again on retries), before cache control
         and sanitizers. An engine that does not override ``select_context``
@@ -441,9 +447,15 @@ class ContextHost:
     # ------------------------------------------------------------------ per turn
 
     def turn_complete(
-        self, messages: list[Message], usage: Mapping[str, Any] | None = None, **meta: Any
+        self,
+        messages: list[Message],
+        usage: Mapping[str, Any] | None = None,
+        *,
+        session_id: str | None = None,
+        **meta: Any,
     ) -> None:
-        """After a finished turn is persisted: ``on_turn_complete`` with a copy (best effort).
+        """After a finished turn of ``session_id`` (default: the current session) is
+        persisted: ``on_turn_complete`` with a copy (best effort).
 
         The seed promises a shallow copy; the host copies every message too,
         once per turn, so an engine that edits what it was given can never
@@ -462,7 +474,8 @@ class ContextHost:
                 copy_messages(messages),
                 normalize_usage(usage) if usage is not None else None,
                 **accepted_keywords(
-                    self.engine.on_turn_complete, {"session_id": self.session_id, **meta}
+                    self.engine.on_turn_complete,
+                    {"session_id": session_id or self.session_id, **meta},
                 ),
             )
         except Exception as exc:
@@ -485,8 +498,17 @@ class ContextHost:
         self._tool_names = names
         return entries
 
-    def handle_tool_call(self, name: str, args: Any, messages: list[Message] | None = None) -> str:
-        """Dispatch a call to one of the engine's tools; always returns JSON text.
+    def handle_tool_call(
+        self,
+        name: str,
+        args: Any,
+        messages: list[Message] | None = None,
+        *,
+        session_id: str | None = None,
+    ) -> str:
+        """Dispatch a call to one of the engine's tools for ``session_id`` (default: the
+        current session); always returns JSON text. An engine that keeps data per
+        session answers from that session only.
 
         Unknown names, non-object ``args``, exceptions (``{"error":
         "Context engine tool '<name>' failed: ..."}``) and non-text results
@@ -495,7 +517,7 @@ class ContextHost:
         if self._tool_names is None:
             self.tool_schemas()
         assert self._tool_names is not None
-        offered: dict[str, Any] = {"session_id": self.session_id}
+        offered: dict[str, Any] = {"session_id": session_id or self.session_id}
         if messages is not None:
             offered["messages"] = copy_messages(messages)
         extra = accepted_keywords(self.engine.handle_tool_call, offered)
@@ -542,6 +564,7 @@ class _SelectingHost(ContextHost):
         conversation_messages: list[Message] | None = None,
         incoming_message: Message | None = None,
         budget_tokens: int = 0,
+        session_id: str | None = None,
     ) -> list[Message]:
         """For an engine that overrides it; see :meth:`ContextHost.select_context`."""
         select = self._engine_select
@@ -555,7 +578,7 @@ class _SelectingHost(ContextHost):
                     conversation_messages=history,
                     incoming_message=incoming,
                     budget_tokens=budget_tokens,
-                    session_id=self.session_id,
+                    session_id=session_id or self.session_id,
                 )
             else:
                 result = select(

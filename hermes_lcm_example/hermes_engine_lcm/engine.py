@@ -187,15 +187,16 @@ class LCMEngine(ContextEngine):
         """Close every database connection this engine opened (a later call reopens one)."""
         self.database.close()
 
-    def on_session_reset(self) -> None:
-        """A fresh active context for the current session; the store keeps its history."""
+    def on_session_reset(self, session_id: str | None = None) -> None:
+        """A fresh active context for the session; the store keeps its history."""
         super().on_session_reset()
+        sid = self._sid(session_id)
         with self.database.write() as db:
-            db.execute("DELETE FROM context_items WHERE session_id = ?", (self._session,))
-            remember_handed(db, self._session, [])
+            db.execute("DELETE FROM context_items WHERE session_id = ?", (sid,))
+            remember_handed(db, sid, [])
         with self._lock:
-            self._tail_exceeds.pop(self._session, None)
-            self._selections.pop(self._session, None)
+            self._tail_exceeds.pop(sid, None)
+            self._selections.pop(sid, None)
 
     # ------------------------------------------------------------------ tools
 
