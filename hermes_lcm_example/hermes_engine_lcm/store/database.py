@@ -1,4 +1,8 @@
-"""Opening the SQLite store: file mode 0600, WAL, a busy timeout, foreign keys, migrations.
+"""Opening the SQLite store: WAL, a busy timeout, foreign keys, migrations.
+
+A database file this engine creates is made with mode 0600 (in a directory
+made 0700); a path that exists is never chmodded: a directory is refused, and
+so is a file its owner made read-only.
 
 One connection per thread (SQLite connections are not shared between
 threads); every write runs in a ``BEGIN IMMEDIATE`` transaction, so writers
@@ -17,7 +21,7 @@ from pathlib import Path
 from hermes_core.log import logger
 from hermes_engine_lcm.store.schema import CORE_MIGRATIONS, FTS_MIGRATION
 
-__all__ = ["Database", "fts5_available"]
+__all__ = ["Database", "StorePathError", "fts5_available"]
 
 BUSY_TIMEOUT_MS = 30_000
 CACHE_KIB = 16_384
@@ -36,15 +40,42 @@ def fts5_available() -> bool:
         probe.close()
 
 
+class StorePathError(ValueError):
+    """``lcm.database`` names a path the store cannot, or must not, write to."""
+
+
+def _open_path(path: Path) -> None:
+    """Create the database file with mode 0600, or check that an existing one may be written.
+
+    Raises :class:`StorePathError` saying what is wrong and what to do; the
+    mode of an existing path is never changed.
+    """
+    if path.is_dir():
+        raise StorePathError(
+            f"lcm.database {path} is a directory; name a file in it, e.g. {path / 'lcm.db'}"
+        )
+    if path.exists():
+        mode = path.stat().st_mode
+        if not mode & 0o200 or not os.access(path, os.W_OK):
+            raise StorePathError(
+                f"lcm.database {path} is read-only (mode {mode & 0o777:04o}); LCM writes every "
+                "message there and leaves the mode you chose alone: make it writable "
+                "(chmod u+w) or set lcm.database to another file"
+            )
+        return
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600))
+    except FileExistsError:  # another process created it a moment ago
+        pass
+
+
 class Database:
     """The store's database file; thread-safe."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        if not path.exists():
-            os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))
-        os.chmod(path, 0o600)
+        _open_path(path)
         self._local = threading.local()
         self._connections: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
