@@ -1,4 +1,4 @@
-"""lcm.database: created 0600, never chmodded when it exists, refused when unusable (issue 10, 5)."""
+"""lcm.database: created 0600, never chmodded once it exists, refused when unusable."""
 
 from __future__ import annotations
 

@@ -11,6 +11,7 @@ queue on the busy timeout instead of failing with "database is locked".
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import threading
@@ -64,10 +65,8 @@ def _open_path(path: Path) -> None:
             )
         return
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    try:
+    with contextlib.suppress(FileExistsError):  # another process created it a moment ago
         os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600))
-    except FileExistsError:  # another process created it a moment ago
-        pass
 
 
 class Database:
