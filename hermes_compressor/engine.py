@@ -18,7 +18,7 @@ from hermes_compressor.fallback_summary import fallback_summary
 from hermes_compressor.pruning import prune
 from hermes_compressor.settings import CompressorSettings
 from hermes_compressor.summary_prompt import build_prompt
-from hermes_core import ContextEngine, Message, sanitize_tool_pairs
+from hermes_core import ContextEngine, HermesConfig, Message, sanitize_tool_pairs
 from hermes_core.llm import LLMAuthError, LLMNetworkError, LLMQuotaError
 from hermes_core.log import logger
 from hermes_core.tokens import estimate_message_tokens
@@ -41,11 +41,12 @@ class CompressorEngine(ContextEngine):
         self,
         config: Mapping[str, Any] | None = None,
         llm: Any = None,
+        hermes_config: HermesConfig | None = None,
         *,
         token_counter: Callable[[Any], int] = estimate_message_tokens,
         clock: Callable[[], float] | None = None,
     ) -> None:
-        self.settings = CompressorSettings.from_config(config)
+        self.settings = CompressorSettings.from_config(config, hermes_config)
         self.threshold_percent = self.settings.threshold
         self.llm = llm
         self.count_tokens = token_counter

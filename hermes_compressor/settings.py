@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from hermes_core.config import Rule, check_section, report_problems
+from hermes_core.config import HermesConfig, Rule, read_section
 from hermes_core.config.checks import is_bool, is_fraction, whole_number
 
 __all__ = ["CompressorSettings"]
@@ -43,21 +43,20 @@ class CompressorSettings:
     max_attempts: int = 3
 
     @classmethod
-    def from_config(cls, config: Mapping[str, Any] | None) -> CompressorSettings:
+    def from_config(
+        cls, config: Mapping[str, Any] | None, hermes_config: HermesConfig | None = None
+    ) -> CompressorSettings:
         """Read ``config["compression"]``.
 
         A value that does not fit is reported with its key
-        (``compression.protect_last_n``) and what is expected; with
-        ``context.strict: true`` a :class:`~hermes_core.ConfigError` listing
-        every problem is raised, otherwise each is logged as
-        ``hermes_config.invalid`` and its default is used, so the default
-        engine always starts. ``target_ratio`` is clamped to 0.10-0.80.
+        (``compression.protect_last_n``), the file and line (from
+        ``hermes_config``) and what is expected; in strict mode a
+        :class:`~hermes_core.ConfigError` listing every problem is raised,
+        otherwise each is logged as ``hermes_config.invalid`` and its default
+        is used, so the default engine always starts. ``target_ratio`` is
+        clamped to 0.10-0.80.
         """
-        config = config or {}
-        section = config.get("compression") or {}
-        strict = bool((config.get("context") or {}).get("strict", False))
-        values, problems = check_section(section, _RULES, "compression")
-        report_problems(problems, strict=strict)
+        values = read_section("compression", _RULES, config, hermes_config)
         if "target_ratio" in values:
             low, high = TARGET_RATIO_RANGE
             values["target_ratio"] = min(high, max(low, float(values["target_ratio"])))

@@ -4,7 +4,7 @@ from hermes_core.config.checks import is_bool, is_fraction, is_number, whole_num
 from hermes_core.config.loader import hermes_home, load_config
 from hermes_core.config.model import EngineChoice, HermesConfig
 from hermes_core.config.schema import KEYS, KeyRule
-from hermes_core.config.sections import Rule, check_section, report_problems
+from hermes_core.config.sections import Rule, check_section, read_section, report_problems
 
 __all__ = [
     "KEYS",
@@ -18,6 +18,7 @@ __all__ = [
     "is_fraction",
     "is_number",
     "load_config",
+    "read_section",
     "report_problems",
     "whole_number",
 ]

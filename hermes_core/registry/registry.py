@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import threading
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -28,7 +29,7 @@ from hermes_core.signatures import accepted_keywords
 __all__ = ["EngineRegistry"]
 
 #: Keywords an engine class or factory may declare to receive from the host.
-_FACTORY_KEYWORDS = ("config", "hermes_home", "llm")
+_FACTORY_KEYWORDS = ("config", "hermes_home", "llm", "hermes_config")
 _UNSET = object()
 
 
@@ -193,7 +194,9 @@ class EngineRegistry:
             ) from exc
 
     def _factory_context(self, factory: EngineFactory) -> dict[str, Any]:
-        """The keywords ``factory`` declares among ``config``, ``hermes_home`` and ``llm``."""
+        """The keywords ``factory`` declares among ``config``, ``hermes_home``, ``llm`` and
+        ``hermes_config`` (the loaded configuration with its file path, text and strictness,
+        its data a private copy)."""
         wanted = accepted_keywords(factory, dict.fromkeys(_FACTORY_KEYWORDS))
         context: dict[str, Any] = {}
         if "config" in wanted:
@@ -202,6 +205,10 @@ class EngineRegistry:
             context["hermes_home"] = self.config.home
         if "llm" in wanted:
             context["llm"] = self.auxiliary_llm()
+        if "hermes_config" in wanted:
+            context["hermes_config"] = dataclasses.replace(
+                self.config, data=copy.deepcopy(dict(self.config.data))
+            )
         return context
 
     def with_config(self, config: HermesConfig) -> EngineRegistry:

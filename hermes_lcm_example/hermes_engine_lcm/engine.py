@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from hermes_core import ContextEngine, Message
+from hermes_core import ContextEngine, HermesConfig, Message
 from hermes_core.messages import text_of
 from hermes_core.tokens import estimate_tokens
 from hermes_engine_lcm import tools
@@ -42,8 +42,9 @@ class LCMEngine(ContextEngine):
         config: Mapping[str, Any] | None = None,
         hermes_home: Path | str | None = None,
         llm: Any = None,
+        hermes_config: HermesConfig | None = None,
     ) -> None:
-        self.settings = LCMSettings.from_config(config)
+        self.settings = LCMSettings.from_config(config, hermes_config)
         self.threshold_percent = self.settings.threshold
         home = Path(hermes_home).expanduser() if hermes_home else Path("~/.hermes").expanduser()
         self.database = Database(self.settings.database_path(home))

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hermes_core import ConfigError, ConfigProblem
-from hermes_core.config import Rule, check_section, report_problems
+from hermes_core import HermesConfig
+from hermes_core.config import Rule, read_section
 from hermes_core.config.checks import is_bool, is_fraction, whole_number
 
 __all__ = ["LCMSettings"]
@@ -47,14 +47,17 @@ class LCMSettings:
     relevant_messages: int = 6
 
     @classmethod
-    def from_config(cls, config: Mapping[str, Any] | None) -> LCMSettings:
-        """Read ``config["lcm"]``; raises :class:`~hermes_core.ConfigError` naming each bad key."""
-        section = (config or {}).get("lcm") or {}
-        if not isinstance(section, Mapping):
-            raise ConfigError([ConfigProblem("config.yaml", "lcm", "a mapping", repr(section))])
-        values, problems = check_section(section, _RULES, "lcm")
-        report_problems(problems, strict=True)  # a bad lcm: section falls back to the default
-        return cls(**values)
+    def from_config(
+        cls, config: Mapping[str, Any] | None, hermes_config: HermesConfig | None = None
+    ) -> LCMSettings:
+        """Read ``config["lcm"]``.
+
+        A bad value is reported with its key, file, line, what was expected
+        and what was found, and its default applies (one bad key never costs
+        the lossless engine); in strict mode a :class:`~hermes_core.ConfigError`
+        naming every bad key is raised.
+        """
+        return cls(**read_section("lcm", _RULES, config, hermes_config))
 
     def database_path(self, hermes_home: Path) -> Path:
         """Where the database lives."""

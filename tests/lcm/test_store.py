@@ -175,14 +175,38 @@ def test_without_fts5_search_still_works_through_a_scan(
     assert [r["id"] for r in found["results"]] == ["M6"]
 
 
-def test_a_bad_lcm_setting_names_its_key_and_the_host_falls_back(tmp_path: Path) -> None:
-    from hermes_core import ConfigError, ContextHost
+def test_a_bad_lcm_value_gets_its_default_and_a_warning_naming_the_real_file_and_line(
+    tmp_path: Path, logs: EventCapture
+) -> None:
+    from hermes_core import ContextHost
 
-    with pytest.raises(ConfigError, match=r"key 'lcm\.fresh_tail_messages' expected a whole"):
-        LCMEngine({"lcm": {"fresh_tail_messages": "lots"}}, hermes_home=tmp_path)
-    host = ContextHost.from_config(
-        {"context": {"engine": "lcm"}, "lcm": {"condensation_fanin": 1}},
-        env={"HERMES_HOME": str(tmp_path)},
+    config = tmp_path / "agent.yaml"
+    config.write_text("context:\n  engine: lcm\nlcm:\n  fresh_tail_messages: 0\n", encoding="utf-8")
+    host = ContextHost.from_config(config, env={"HERMES_HOME": str(tmp_path)})
+    assert host.engine_name == "lcm" and host.activation.fallback is None
+    assert host.engine.settings.fresh_tail_messages == 32  # type: ignore[attr-defined]
+    (event,) = events(logs, "hermes_config.invalid")
+    assert (event["file"], event["key"], event["line"]) == (
+        str(config),
+        "lcm.fresh_tail_messages",
+        4,
     )
-    assert host.engine_name == "compressor"
-    assert "lcm.condensation_fanin" in str(host.activation.fallback)
+    assert (event["expected"], event["got"]) == ("a whole number, 1 or more", "0")
+    host.close()
+
+
+def test_in_strict_mode_a_bad_lcm_value_is_an_error_naming_the_file(tmp_path: Path) -> None:
+    from hermes_core import ConfigError, ContextHost, HermesError
+
+    config = tmp_path / "agent.yaml"
+    config.write_text(
+        "context:\n  engine: lcm\n  strict: true\nlcm:\n  condensation_fanin: 1\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(HermesError, match=rf"{config}:5: key 'lcm\.condensation_fanin'"):
+        ContextHost.from_config(config, env={"HERMES_HOME": str(tmp_path)})
+    with pytest.raises(ConfigError, match=r"key 'lcm\.fresh_tail_messages' expected a whole"):
+        LCMEngine(
+            {"context": {"strict": True}, "lcm": {"fresh_tail_messages": "lots"}},
+            hermes_home=tmp_path,
+        )
