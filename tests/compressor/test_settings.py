@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from hermes_compressor.settings import CompressorSettings
-from hermes_core import ConfigError
+from hermes_core import ConfigError, HermesError
 from hermes_core.testing import EventCapture
 from tests.conftest import events
 
@@ -58,3 +60,16 @@ def test_without_strict_an_invalid_value_is_logged_and_its_default_used(logs: Ev
     assert settings.protect_last_n == 20
     (event,) = events(logs, "hermes_config.invalid")
     assert event["key"] == "compression.protect_last_n"
+
+
+def test_the_strict_environment_variable_makes_a_bad_compressor_key_an_error(
+    tmp_path: Path,
+) -> None:
+    from hermes_core import ContextHost
+
+    config = tmp_path / "config.yaml"
+    config.write_text("compression:\n  protect_last_n: 0\n", encoding="utf-8")
+    with pytest.raises(HermesError, match=rf"{config}:2: key 'compression\.protect_last_n'"):
+        ContextHost.from_config(config, env={"HERMES_STRICT_PLUGINS": "1"})
+    lenient = ContextHost.from_config(config, env={})
+    assert lenient.engine.settings.protect_last_n == 20  # type: ignore[attr-defined]
