@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from hermes_core import ContextEngine, HermesConfig, Message
-from hermes_core.messages import text_of
+from hermes_core.messages import copy_messages, text_of
 from hermes_core.tokens import estimate_tokens
 from hermes_engine_lcm import tools
 from hermes_engine_lcm.compaction import compact
@@ -138,7 +138,7 @@ class LCMEngine(ContextEngine):
             key = (tuple((i.position, i.ref_id) for i in items), query, budget_tokens)
             cached = self._selections.get(sid)
             if cached is not None and cached[0] == key:
-                return list(cached[1])
+                return copy_messages(cached[1])  # the agent may edit what it gets in place
             messages = active_messages(db, items)
             active_ids = {i.ref_id for i in items if i.kind == "message"}
             relevant = relevant_groups(
@@ -158,7 +158,7 @@ class LCMEngine(ContextEngine):
             messages = messages[: summary_at + 1] + picked + messages[summary_at + 1 :]
         with self._lock:
             self._selections[sid] = (key, messages)
-        return list(messages)
+        return copy_messages(messages)
 
     def on_turn_complete(
         self,

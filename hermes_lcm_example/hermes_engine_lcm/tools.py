@@ -48,16 +48,23 @@ SCHEMAS: list[dict[str, Any]] = [
         ),
         "parameters": {
             "type": "object",
-            "properties": {"id": {"type": "string", "description": "M12 or S3"}},
+            "properties": {
+                "id": {"type": "string", "description": "M12 or S3"},
+                "max_tokens": {"type": "integer", "minimum": 100, "default": 4000},
+                "page": {"type": "integer", "minimum": 0, "default": 0},
+            },
         },
     },
     {
         "name": "lcm_expand",
-        "description": "Return the original messages under a summary, paged by a token cap.",
+        "description": (
+            "Return the original messages under a summary (S<id>), or one message (M<id>), "
+            "paged by a token cap: call again with next_page while it is not null."
+        ),
         "parameters": {
             "type": "object",
             "properties": {
-                "id": {"type": "string", "description": "S<id> of a summary"},
+                "id": {"type": "string", "description": "S<id> of a summary or M<id>"},
                 "max_tokens": {"type": "integer", "minimum": 100, "default": 4000},
                 "page": {"type": "integer", "minimum": 0, "default": 0},
             },
@@ -144,6 +151,8 @@ def describe(
     db: sqlite3.Connection, args: dict[str, Any], session_id: str, sessions: list[str] | None
 ) -> dict[str, Any]:
     node_id = args.get("id")
+    max_tokens = _int(args, "max_tokens", 4_000, 100, 200_000)
+    page = _int(args, "page", 0, 0, 1_000_000)
     if node_id in (None, ""):
         items = active_items(db, session_id)
         stored = db.execute(
@@ -174,15 +183,15 @@ def describe(
         row = db.execute(
             "SELECT seq, role, tokens, created_at FROM messages WHERE id = ?", (number,)
         ).fetchone()
+        paged = page_of_message(number, load_messages(db, [number])[number], max_tokens, page)
         return {
-            "id": f"M{number}",
             "session_id": owner,
             "seq": row[0],
-            "role": row[1],
             "tokens": row[2],
             "created_at": row[3],
             "folded_into": f"S{above}" if above is not None else None,
-            "message": load_messages(db, [number])[number],
+            **paged,
+            "role": row[1],
         }
     summary = load_summary(db, number)
     assert summary is not None
@@ -208,7 +217,7 @@ def expand(
     max_tokens = _int(args, "max_tokens", 4_000, 100, 200_000)
     page = _int(args, "page", 0, 0, 1_000_000)
     if kind == "message":
-        return {"id": f"M{number}", "messages": [load_messages(db, [number])[number]]}
+        return page_of_message(number, load_messages(db, [number])[number], max_tokens, page)
     ids = covered_messages(db, number)
     placeholders = ",".join("?" * len(ids))
     tokens = dict(db.execute(f"SELECT id, tokens FROM messages WHERE id IN ({placeholders})", ids))
@@ -224,13 +233,75 @@ def expand(
     if page >= len(pages):
         raise ToolError(f"page {page} does not exist; S{number} has {len(pages)} page(s)")
     bodies = load_messages(db, pages[page])
+    shown = []
+    for message_id in pages[page]:
+        if tokens[message_id] > max_tokens:  # alone on its page, and still too large
+            first = page_of_message(message_id, bodies[message_id], max_tokens, 0)
+            if first["next_page"] is not None:
+                first["note"] += f"; lcm_expand id=M{message_id} page=1 goes on"
+            shown.append(first)
+        else:
+            shown.append({"id": f"M{message_id}", "message": bodies[message_id]})
     return {
         "id": f"S{number}",
         "page": page,
         "pages": len(pages),
         "next_page": page + 1 if page + 1 < len(pages) else None,
         "total_messages": len(ids),
-        "messages": [{"id": f"M{i}", "message": bodies[i]} for i in pages[page]],
+        "messages": shown,
+    }
+
+
+#: Characters per token of the estimate every cap here is measured in.
+_CHARS_PER_TOKEN = 4
+#: What a paged answer's own fields may cost, kept out of each page's share.
+_ENVELOPE_TOKENS = 60
+
+
+def _message_text(message: dict[str, Any]) -> str:
+    """All of a message a reader pages through: its content (text parts joined), else its JSON."""
+    content = message.get("content")
+    if isinstance(content, str) and not message.get("tool_calls"):
+        return content
+    if isinstance(content, list) and not message.get("tool_calls"):
+        texts = [p.get("text") for p in content if isinstance(p, dict)]
+        if all(isinstance(t, str) for t in texts):
+            return "\n".join(texts)  # type: ignore[arg-type]
+    return json.dumps(message, ensure_ascii=False)
+
+
+def page_of_message(
+    message_id: int, message: dict[str, Any], max_tokens: int, page: int
+) -> dict[str, Any]:
+    """Message ``message_id`` as one page of at most ``max_tokens`` tokens.
+
+    A message that fits is returned whole (``pages`` 1). A larger one is cut
+    into pages of its text: ``content_page`` holds page ``page``, and
+    ``next_page`` says how to go on (None on the last page).
+    """
+    if len(json.dumps(message, ensure_ascii=False)) <= max_tokens * _CHARS_PER_TOKEN:
+        if page:
+            raise ToolError(f"page {page} does not exist; M{message_id} has 1 page")
+        return {
+            "id": f"M{message_id}",
+            "page": 0,
+            "pages": 1,
+            "next_page": None,
+            "message": message,
+        }
+    text = _message_text(message)
+    width = max(1, (max_tokens - _ENVELOPE_TOKENS) * _CHARS_PER_TOKEN)
+    pages = -(-len(text) // width)
+    if page >= pages:
+        raise ToolError(f"page {page} does not exist; M{message_id} has {pages} page(s)")
+    return {
+        "id": f"M{message_id}",
+        "role": message.get("role"),
+        "page": page,
+        "pages": pages,
+        "next_page": page + 1 if page + 1 < pages else None,
+        "content_page": text[page * width : (page + 1) * width],
+        "note": f"M{message_id} is larger than max_tokens: its text is split into {pages} pages",
     }
 
 
