@@ -13,13 +13,13 @@ from typing import Any
 
 from hermes_compressor.assembly import SUMMARY_PREFIX, assemble, split_summary
 from hermes_compressor.boundaries import find_boundaries, is_summary
-from hermes_compressor.cooldown import FailureCooldown, ThrashBreaker
 from hermes_compressor.fallback_summary import fallback_summary
 from hermes_compressor.pruning import prune
 from hermes_compressor.settings import CompressorSettings
 from hermes_compressor.summary_prompt import build_prompt
+from hermes_compressor.thrash import ThrashBreaker
 from hermes_core import ContextEngine, HermesConfig, Message, sanitize_tool_pairs
-from hermes_core.llm import LLMAuthError, LLMNetworkError, LLMQuotaError
+from hermes_core.llm import FailureCooldown, LLMAuthError, LLMNetworkError, LLMQuotaError
 from hermes_core.log import logger
 from hermes_core.tokens import estimate_message_tokens
 

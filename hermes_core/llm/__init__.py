@@ -1,6 +1,7 @@
 """The auxiliary LLM client that the host hands to engines (``llm=`` factory keyword)."""
 
 from hermes_core.llm.config import AuxiliaryLLMConfig
+from hermes_core.llm.cooldown import FailureCooldown
 from hermes_core.llm.errors import (
     LLMAuthError,
     LLMError,
@@ -13,6 +14,7 @@ __all__ = [
     "AuxiliaryLLMConfig",
     "ChatClient",
     "ChatResult",
+    "FailureCooldown",
     "LLMAuthError",
     "LLMError",
     "LLMNetworkError",

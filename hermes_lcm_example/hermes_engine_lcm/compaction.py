@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from hermes_core.llm import FailureCooldown
 from hermes_core.log import logger
 from hermes_engine_lcm.render import render_turns
 from hermes_engine_lcm.settings import LCMSettings
@@ -188,6 +189,7 @@ def compact(
     llm: Any,
     target_tokens: int,
     deadline: float,
+    cooldown: FailureCooldown | None = None,
 ) -> CompactionReport:
     """Run passes until the active context fits ``target_tokens`` or nothing is left to fold."""
     passes = retries = 0
@@ -219,7 +221,7 @@ def compact(
             break
         target = max(32, min(settings.summary_target_tokens, plan.input_tokens // 4))
         # the footer naming what is covered costs about 40 tokens of the budget
-        text, level = summarize(llm, plan.text, max(16, plan.input_tokens - 40), target)
+        text, level = summarize(llm, plan.text, max(16, plan.input_tokens - 40), target, cooldown)
         try:
             with database.write() as db:
                 current = {

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from hermes_core import ContextEngine, HermesConfig, Message
+from hermes_core.llm import FailureCooldown
 from hermes_core.messages import copy_messages, text_of
 from hermes_core.tokens import estimate_tokens
 from hermes_engine_lcm import tools
@@ -49,6 +50,7 @@ class LCMEngine(ContextEngine):
         home = Path(hermes_home).expanduser() if hermes_home else Path("~/.hermes").expanduser()
         self.database = Database(self.settings.database_path(home))
         self.llm = llm
+        self.cooldown = FailureCooldown()  # shared by the passes of every session
         self._session = "default"
         self._lock = threading.Lock()
         self._tail_exceeds: dict[str, bool] = {}
@@ -102,7 +104,9 @@ class LCMEngine(ContextEngine):
         if deadline is not None:
             own_deadline = min(own_deadline, deadline - DEADLINE_MARGIN)
         target = int(self.threshold_tokens * TARGET_SHARE)
-        report = compact(self.database, sid, self.settings, self.llm, target, own_deadline)
+        report = compact(
+            self.database, sid, self.settings, self.llm, target, own_deadline, self.cooldown
+        )
         with self._lock:
             self._tail_exceeds[sid] = 0 < self.threshold_tokens < report.tail_tokens
         if report.passes:
@@ -243,6 +247,7 @@ class LCMEngine(ContextEngine):
             summaries=summaries,
             database=str(self.database.path),
             full_text_search=self.database.fts,
+            llm_cooldown_seconds=self.cooldown.remaining(),
             summary_prefix=SUMMARY_PREFIX,
         )
         return status

@@ -3,14 +3,16 @@
 Escalation: a detailed summary by the auxiliary LLM; if that is not smaller
 than the input, a bullet summary at half the target; then deterministic
 truncation (about 512 tokens, or half the input when that is smaller), which
-always converges. Without an LLM the deterministic level is used directly.
+always converges. Without an LLM, or while the LLM is in its failure cooldown
+(:class:`hermes_core.llm.FailureCooldown`, the policy the compressor uses
+too), the deterministic level is used directly.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from hermes_core.llm import LLMError
+from hermes_core.llm import FailureCooldown, LLMError
 from hermes_core.log import logger
 
 __all__ = ["TRUNCATED_TOKENS", "summarize"]
@@ -39,9 +41,19 @@ def _truncate(text: str, tokens: int) -> str:
     return f"{text[:half]}\n[...]\n{text[-half:]}"
 
 
-def summarize(llm: Any, text: str, input_tokens: int, target_tokens: int) -> tuple[str, str]:
-    """``(summary, level)``, level one of detailed, bullets, truncated; smaller than the input."""
-    if llm is not None:
+def summarize(
+    llm: Any,
+    text: str,
+    input_tokens: int,
+    target_tokens: int,
+    cooldown: FailureCooldown | None = None,
+) -> tuple[str, str]:
+    """``(summary, level)``, level one of detailed, bullets, truncated; smaller than the input.
+
+    An LLM failure starts (or escalates) ``cooldown``; a summary the LLM
+    wrote ends it.
+    """
+    if llm is not None and not (cooldown is not None and cooldown.remaining()):
         for level, instruction, target in (
             ("detailed", _DETAILED, target_tokens),
             ("bullets", _BULLETS, max(32, target_tokens // 2)),
@@ -55,8 +67,13 @@ def summarize(llm: Any, text: str, input_tokens: int, target_tokens: int) -> tup
                     max_tokens=target,
                 )
             except LLMError as exc:
-                logger.warning("lcm.summary_llm_failed", level=level, error=str(exc))
+                seconds = cooldown.failed() if cooldown is not None else None
+                logger.warning(
+                    "lcm.summary_llm_failed", level=level, error=str(exc), cooldown_seconds=seconds
+                )
                 break
+            if cooldown is not None:
+                cooldown.succeeded()
             summary = str(answer.text).strip()
             if summary and _tokens(summary) < input_tokens:
                 return summary, level

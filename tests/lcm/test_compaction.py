@@ -174,3 +174,17 @@ def test_the_active_context_keeps_tool_pairs_whole(make_lcm: Callable[..., LCMEn
         engine.database.connection().execute("DELETE FROM summaries")
         engine.database.connection().execute("DELETE FROM messages")
         engine.database.connection().execute("DELETE FROM sessions")
+
+
+def test_an_llm_answering_401_is_asked_once_then_left_alone_for_its_cooldown(
+    make_lcm: Callable[..., LCMEngine], httpserver: HTTPServer
+) -> None:
+    httpserver.expect_request("/v1/chat/completions").respond_with_data("denied", status=401)
+    config = AuxiliaryLLMConfig(base_url=httpserver.url_for("/v1"), model="s", max_retries=2)
+    engine = make_lcm(context_length=4_000, llm=ChatClient(config, env={}), leaf_chunk_tokens=300)
+    history = engine.compress(conversation(40))  # many summaries, one pass
+    engine.compress(history + conversation(40)[1:])  # and a second pass
+    assert len(httpserver.log) == 1
+    assert len(summaries(engine)) > 5
+    assert {level for _, _, level, _ in summaries(engine)} == {"truncated"}
+    assert engine.get_status()["llm_cooldown_seconds"] == 60

@@ -1,43 +1,8 @@
-"""When compression must wait: failure cooldowns and the anti-thrash breaker."""
+"""The anti-thrash breaker: when compaction stops helping, say so instead of repeating it."""
 
 from __future__ import annotations
 
-import math
-import time
-from collections.abc import Callable
-
-__all__ = ["FailureCooldown", "ThrashBreaker"]
-
-COOLDOWN_STEPS = (60.0, 300.0, 900.0)
-
-
-class FailureCooldown:
-    """After a summariser failure, wait 60 s, then 300 s, then 900 s for each further failure.
-
-    A success resets the escalation.
-    """
-
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self._clock = clock
-        self._failures = 0
-        self._until = 0.0
-
-    def failed(self) -> float:
-        """Record a failure; returns the cooldown it starts, in seconds."""
-        seconds = COOLDOWN_STEPS[min(self._failures, len(COOLDOWN_STEPS) - 1)]
-        self._failures += 1
-        self._until = self._clock() + seconds
-        return seconds
-
-    def succeeded(self) -> None:
-        """Record a success: no cooldown, and the next failure starts at 60 s again."""
-        self._failures = 0
-        self._until = 0.0
-
-    def remaining(self) -> int:
-        """Whole seconds left of the current cooldown (0 when there is none)."""
-        left = self._until - self._clock()
-        return math.ceil(left) if left > 0 else 0
+__all__ = ["ThrashBreaker"]
 
 
 class ThrashBreaker:
