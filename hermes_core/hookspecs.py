@@ -269,5 +269,7 @@ class PluginSpec:
 
         ``reason`` is one of ``"error"`` (it raised), ``"timeout"``,
         ``"invalid"`` (it returned something that is not a valid message
-        list) or ``"busy"`` (a pass of the same session was still running).
+        list), ``"busy"`` (a pass of the same session was still running) or
+        ``"no_gain"`` (the result was not smaller than the input, so the input
+        was kept).
         """

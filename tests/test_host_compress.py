@@ -213,3 +213,28 @@ def test_observers_hear_of_compressed_and_failed_passes(logs: EventCapture) -> N
     (failure,) = events(logs, "hermes_plugin.hook_failed")
     assert failure["hook"] == "hermes_context_compressed"
     assert "analytics down" in failure["error"]  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("grow", [0, 1])
+def test_a_pass_that_frees_nothing_is_no_gain_and_keeps_the_input(
+    logs: EventCapture, grow: int
+) -> None:
+    host = host_for(Returning)
+    original = messages()
+    result = copy.deepcopy(original)
+    result[-1]["content"] = str(result[-1]["content"]) + " and more" * grow
+    host.engine.result = result  # type: ignore[attr-defined]
+    seen: list[str] = []
+
+    class Observer:
+        @hookimpl
+        def hermes_context_pass_failed(self, reason: str) -> None:
+            seen.append(reason)
+
+    host.add_observer(Observer())
+    assert host.compress(original) is original
+    status = host.status()
+    assert (status["passes_compressed"], status["passes_no_gain"]) == (0, 1)
+    (event,) = events(logs, "context_engine.no_gain")
+    assert event["after_tokens"] >= event["before_tokens"]  # type: ignore[operator]
+    assert events(logs, "context_engine.compressed") == [] and seen == ["no_gain"]

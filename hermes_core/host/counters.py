@@ -14,6 +14,7 @@ class HostCounters:
 
     passes: int = 0
     passes_compressed: int = 0
+    passes_no_gain: int = 0
     pass_failures: int = 0
     pass_timeouts: int = 0
     pass_invalid_results: int = 0

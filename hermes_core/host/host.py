@@ -369,27 +369,45 @@ class ContextHost:
         self.counters.add("passes")
         outcome = self._passes.run(session, messages, keywords, timeout)
         if outcome.outcome == "compressed":
-            self.counters.add("passes_compressed")
-            before = current_tokens if current_tokens else estimate_tokens(messages)
+            before = estimate_tokens(messages)
             after = estimate_tokens(outcome.messages)
-            logger.info(
-                "context_engine.compressed",
+            if after < before:
+                self.counters.add("passes_compressed")
+                logger.info(
+                    "context_engine.compressed",
+                    engine=self.engine_name,
+                    session_id=session,
+                    before_tokens=before,
+                    after_tokens=after,
+                    messages_before=len(messages),
+                    messages_after=len(outcome.messages),
+                    seconds=round(outcome.seconds, 3),
+                )
+                self._notify(
+                    "hermes_context_compressed",
+                    session_id=session,
+                    before_tokens=before,
+                    after_tokens=after,
+                    engine_name=self.engine_name,
+                )
+                return outcome.messages
+            # a pass that freed nothing (or grew the context) is no compaction: keep the input
+            self.counters.add("passes_no_gain")
+            logger.warning(
+                "context_engine.no_gain",
                 engine=self.engine_name,
                 session_id=session,
                 before_tokens=before,
                 after_tokens=after,
-                messages_before=len(messages),
-                messages_after=len(outcome.messages),
                 seconds=round(outcome.seconds, 3),
             )
             self._notify(
-                "hermes_context_compressed",
+                "hermes_context_pass_failed",
                 session_id=session,
-                before_tokens=before,
-                after_tokens=after,
                 engine_name=self.engine_name,
+                reason="no_gain",
             )
-            return outcome.messages
+            return messages
         counter = {
             "error": "pass_failures",
             "timeout": "pass_timeouts",

@@ -114,6 +114,10 @@ class LCMEngine(ContextEngine):
             self.last_prompt_tokens = -1
         with self.database.write() as db:
             active = active_messages(db, active_items(db, sid))
+            if messages and estimate_tokens(active) >= estimate_tokens(messages):
+                # the host's list was already smaller than the store's active context (it
+                # rebuilt or trimmed it): giving back more would undo its work
+                active = messages
             remember_handed(db, sid, active)
         return active
 

@@ -188,3 +188,18 @@ def test_an_llm_answering_401_is_asked_once_then_left_alone_for_its_cooldown(
     assert len(summaries(engine)) > 5
     assert {level for _, _, level, _ in summaries(engine)} == {"truncated"}
     assert engine.get_status()["llm_cooldown_seconds"] == 60
+
+
+def test_lcm_never_returns_more_than_it_was_given(make_lcm: Callable[..., LCMEngine]) -> None:
+    from hermes_core.tokens import estimate_tokens
+
+    engine = make_lcm(context_length=6_000)
+    history = conversation(30)
+    engine.on_turn_complete(history)  # the store holds all of it
+    rebuilt = [history[0], *history[-6:]]  # the host dropped the old turns itself
+    result = engine.compress(rebuilt)
+    assert estimate_tokens(result) <= estimate_tokens(rebuilt)
+    # and the store still has every message, and ingest goes on from there
+    engine.on_turn_complete([*result, {"role": "user", "content": "next"}])
+    rows = engine.database.connection().execute("SELECT COUNT(*) FROM messages").fetchone()
+    assert rows[0] == len(history) + 1
