@@ -38,6 +38,8 @@ __all__ = [
 VALID_ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 #: How many stored messages an alignment compares at most.
 OVERLAP = 64
+#: How many of the latest stored messages a list that does not align is checked against.
+RECENT = 2_000
 
 
 def encode(message: dict[str, Any]) -> str:
@@ -256,20 +258,19 @@ def _aligned(
 def _unseen(
     db: sqlite3.Connection, session_id: str, candidates: Sequence[Candidate]
 ) -> list[Candidate]:
-    """The candidates whose message the session has never stored (a history that shares
-    no message with the store's end: another conversation under the same id)."""
-    known: set[str] = set()
-    fps = list({c.fp for c in candidates})
-    for start in range(0, len(fps), 500):  # SQLite's limit on bound parameters
-        chunk = fps[start : start + 500]
-        marks = ",".join("?" * len(chunk))
-        known.update(
-            row[0]
-            for row in db.execute(
-                f"SELECT fp FROM messages WHERE session_id = ? AND fp IN ({marks})",
-                (session_id, *chunk),
-            )
-        )
+    """The candidates that none of the session's recent messages equals (a list that shares
+    nothing with the store's end: new messages handed on their own, or another history
+    under the same id).
+
+    "Recent" is the last :data:`RECENT` stored messages, or as many as there are
+    candidates if that is more, read by the (session, seq) index: the cost does
+    not grow with the store.
+    """
+    rows = db.execute(
+        "SELECT fp FROM messages WHERE session_id = ? ORDER BY seq DESC LIMIT ?",
+        (session_id, max(RECENT, len(candidates))),
+    )
+    known = {row[0] for row in rows}
     return [c for c in candidates if c.fp not in known]
 
 
