@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from hermes_compressor.redaction import redact
+from hermes_core.redaction import redact
 
 __all__ = ["SECTIONS", "build_prompt", "render_turns"]
 

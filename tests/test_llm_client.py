@@ -160,3 +160,47 @@ def test_no_section_means_no_client() -> None:
         )
         is None
     )
+
+
+SECRET = "sk-live-0123456789abcdefghijSECRET"
+
+
+def test_credentials_in_base_url_never_reach_an_error(httpserver: HTTPServer) -> None:
+    httpserver.expect_request("/v1/chat/completions").respond_with_data("no", status=500)
+    url = httpserver.url_for("/v1").replace("http://", "http://admin:hunter2@")
+    client = client_for(httpserver, base_url=url, max_retries=0)
+    with pytest.raises(LLMResponseError) as raised:
+        client.complete([{"role": "user", "content": "hi"}])
+    assert "hunter2" not in str(raised.value) and "admin" not in str(raised.value)
+    assert httpserver.url_for("/v1") in str(raised.value)
+
+
+def test_a_server_echoing_the_authorization_header_is_quoted_redacted_and_short(
+    httpserver: HTTPServer,
+) -> None:
+    def echo(request: Request) -> Response:
+        body = f"bad request; you sent Authorization: {request.headers['Authorization']}"
+        return Response(body + " padding" * 500, status=400)
+
+    httpserver.expect_request("/v1/chat/completions").respond_with_handler(echo)
+    client = ChatClient(
+        AuxiliaryLLMConfig(httpserver.url_for("/v1"), "m", api_key_value=SECRET, max_retries=0),
+        env={},
+    )
+    with pytest.raises(LLMResponseError) as raised:
+        client.complete([{"role": "user", "content": "hi"}])
+    text = str(raised.value)
+    assert SECRET not in text and "0123456789abcdef" not in text
+    assert "[REDACTED]" in text and len(text) < 400
+
+
+def test_a_redirect_is_reported_as_one_with_where_it_pointed(httpserver: HTTPServer) -> None:
+    httpserver.expect_request("/v1/chat/completions").respond_with_data(
+        "", status=307, headers={"Location": "https://user:pw@elsewhere.invalid/v1/chat"}
+    )
+    client = client_for(httpserver, max_retries=0)
+    with pytest.raises(LLMResponseError) as raised:
+        client.complete([{"role": "user", "content": "hi"}])
+    text = str(raised.value)
+    assert "HTTP 307 redirect to https://elsewhere.invalid/v1/chat" in text
+    assert "redirects are not followed" in text and "pw@" not in text

@@ -154,7 +154,7 @@ def _check(data: dict[str, Any], label: str, text: str | None) -> list[ConfigPro
 
     def problem(key: str, expected: str, value: object) -> ConfigProblem:
         line = line_of(text, key) if text is not None else None
-        return ConfigProblem(label, key, expected, describe(value), line)
+        return ConfigProblem(label, key, expected, describe(value, key), line)
 
     problems = []
     for section in SECTIONS:

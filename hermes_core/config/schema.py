@@ -13,6 +13,7 @@ from typing import Any
 
 from hermes_core.config.checks import is_bool, is_fraction, is_number, whole_number
 from hermes_core.names import ENGINE_NAME_RULE, is_valid_engine_name
+from hermes_core.redaction import describe_secret, is_secret_key
 
 __all__ = ["HERMES_AGENT_SECTIONS", "KEYS", "SECTIONS", "KeyRule", "describe"]
 
@@ -173,32 +174,36 @@ KEYS: tuple[KeyRule, ...] = (
     ),
     KeyRule(
         "auxiliary.compression.base_url",
-        lambda value: isinstance(value, str) and value.startswith(("http://", "https://")),
+        lambda value: (
+            value == "" or (isinstance(value, str) and value.startswith(("http://", "https://")))
+        ),
         "an http:// or https:// URL of an OpenAI-compatible API (e.g. https://host/v1)",
         None,
-        "Base URL of the auxiliary LLM that summarises; none configured by default.",
+        "Base URL of the auxiliary LLM that summarises; none configured by default. An empty "
+        "string means unset (Hermes Agent writes it so).",
     ),
     KeyRule(
         "auxiliary.compression.model",
-        lambda value: isinstance(value, str) and bool(value),
+        lambda value: isinstance(value, str),
         "a model name",
         None,
-        "Model the auxiliary LLM is asked for.",
+        "Model the auxiliary LLM is asked for (an empty string means unset).",
     ),
     KeyRule(
         "auxiliary.compression.api_key_env",
         lambda value: isinstance(value, str) and value.replace("_", "").isalnum(),
         "the name of an environment variable (letters, digits, '_')",
         None,
-        "Environment variable holding the API key; the key never sits in config.yaml.",
+        "Environment variable holding the API key (preferred: the key stays out of the file).",
     ),
     KeyRule(
         "auxiliary.compression.api_key",
-        lambda value: False,
-        "no API key in config.yaml: put it in an environment variable and name that "
-        "variable in auxiliary.compression.api_key_env",
+        lambda value: isinstance(value, str),
+        "the API key as a string (better: name an environment variable in "
+        "auxiliary.compression.api_key_env)",
         None,
-        "Never accepted; see api_key_env.",
+        "The API key itself, as Hermes Agent users keep it; used when api_key_env names no "
+        "set variable; an empty string means unset. Never logged, shown or put in an error.",
     ),
     KeyRule(
         "auxiliary.compression.timeout_seconds",
@@ -224,8 +229,11 @@ KEYS: tuple[KeyRule, ...] = (
 )
 
 
-def describe(value: object) -> str:
-    """A short description of a bad value for an error message."""
+def describe(value: object, key: str = "") -> str:
+    """A short description of a bad value for an error message; never the value of a key
+    whose name says it is a secret (``api_key``, ``token``, ``password``, ...)."""
+    if key and is_secret_key(key):
+        return describe_secret(value)
     text = repr(value)
     if len(text) > 60:
         text = text[:57] + "..."

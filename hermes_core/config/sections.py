@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from hermes_core.config.yaml_source import line_of
 from hermes_core.errors import ConfigError, ConfigProblem
 from hermes_core.log import logger
+from hermes_core.redaction import describe_secret, is_secret_key
 
 if TYPE_CHECKING:
     from hermes_core.config.model import HermesConfig
@@ -20,10 +21,11 @@ Rule = tuple[Callable[[object], bool], str]
 
 def _problem(config: HermesConfig | None, key: str, expected: str, value: object) -> ConfigProblem:
     """A problem with ``key``, placed in the real file and line when ``config`` knows them."""
+    got = describe_secret(value) if is_secret_key(key) else repr(value)
     if config is None:
-        return ConfigProblem("config.yaml", key, expected, repr(value))
+        return ConfigProblem("config.yaml", key, expected, got)
     line = line_of(config.text, key) if config.text is not None else None
-    return ConfigProblem(config.label, key, expected, repr(value), line)
+    return ConfigProblem(config.label, key, expected, got, line)
 
 
 def check_section(

@@ -24,6 +24,7 @@ from hermes_core.llm.errors import (
     LLMResponseError,
 )
 from hermes_core.log import logger
+from hermes_core.redaction import quote_body, strip_url_credentials
 
 __all__ = ["ChatClient", "ChatResult"]
 
@@ -57,6 +58,8 @@ class ChatClient:
         backoff_seconds: float = 0.5,
     ) -> None:
         self.config = config
+        #: Where requests go, as errors and events may name it: no credentials.
+        self.where = strip_url_credentials(config.base_url)
         self._backoff = backoff_seconds
         headers = {"Content-Type": "application/json"}
         key = config.api_key(env)
@@ -108,14 +111,21 @@ class ChatClient:
                 response = self._http.post("/chat/completions", json=body)
             except httpx.TimeoutException as exc:
                 raise LLMNetworkError(
-                    f"{self.config.base_url}: no answer within {self.config.timeout_seconds:g}s "
+                    f"{self.where}: no answer within {self.config.timeout_seconds:g}s "
                     f"({type(exc).__name__})"
                 ) from exc
             except httpx.HTTPError as exc:
                 raise LLMNetworkError(
-                    f"{self.config.base_url}: {type(exc).__name__}: {exc}"
+                    f"{self.where}: {type(exc).__name__}: {quote_body(str(exc))}"
                 ) from exc
             status = response.status_code
+            if 300 <= status < 400:
+                target = strip_url_credentials(response.headers.get("Location", "(no Location)"))
+                raise LLMResponseError(
+                    f"{self.where}: HTTP {status} redirect to {quote_body(target)}; redirects "
+                    "are not followed: set auxiliary.compression.base_url to the final address",
+                    status=status,
+                )
             if status < 400:
                 return self._parse(response)
             if status in _RETRIED and attempt < self.config.max_retries and not _quota(response):
@@ -124,7 +134,7 @@ class ChatClient:
                 time.sleep(delay)
                 attempt += 1
                 continue
-            raise _error_for(response, self.config.base_url)
+            raise _error_for(response, self.where)
 
     def _delay(self, attempt: int, response: httpx.Response) -> float:
         retry_after = response.headers.get("Retry-After", "")
@@ -141,15 +151,15 @@ class ChatClient:
             text = message.get("content")
         except (ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
             raise LLMResponseError(
-                f"{self.config.base_url}: malformed chat-completions body "
-                f"({type(exc).__name__}: {exc}): {response.text[:200]!r}",
+                f"{self.where}: malformed chat-completions body "
+                f"({type(exc).__name__}): {quote_body(response.text)!r}",
                 status=response.status_code,
             ) from None
         if isinstance(text, list):  # content parts
             text = "".join(p.get("text", "") for p in text if isinstance(p, dict))
         if not isinstance(text, str) or not text.strip():
             raise LLMResponseError(
-                f"{self.config.base_url}: the answer has no text", status=response.status_code
+                f"{self.where}: the answer has no text", status=response.status_code
             )
         usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
         return ChatResult(text=text, usage=usage, model=str(data.get("model", self.config.model)))
@@ -164,8 +174,7 @@ def _quota(response: httpx.Response) -> bool:
 
 def _error_for(response: httpx.Response, base_url: str) -> LLMError:
     status = response.status_code
-    detail = response.text[:200]
-    where = f"{base_url}: HTTP {status}: {detail!r}"
+    where = f"{base_url}: HTTP {status}: {quote_body(response.text)!r}"
     if status in (401, 403):
         return LLMAuthError(where, status=status)
     if status in (402, 429):

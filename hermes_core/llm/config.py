@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["AuxiliaryLLMConfig"]
@@ -14,8 +14,10 @@ __all__ = ["AuxiliaryLLMConfig"]
 class AuxiliaryLLMConfig:
     """Where an OpenAI-compatible chat-completions endpoint is and how to call it.
 
-    ``api_key_env`` names the environment variable that holds the key; the
-    key itself never sits in ``config.yaml``.
+    ``api_key_env`` names the environment variable that holds the key;
+    ``api_key_value`` is a key written in ``config.yaml`` itself (Hermes
+    Agent's ``auxiliary.compression.api_key``), used when that variable is
+    not set. Neither is ever part of ``repr()``.
     """
 
     base_url: str
@@ -23,6 +25,7 @@ class AuxiliaryLLMConfig:
     api_key_env: str | None = None
     timeout_seconds: float = 30.0
     max_retries: int = 2
+    api_key_value: str | None = field(default=None, repr=False)
 
     @classmethod
     def from_config(cls, data: Mapping[str, Any], purpose: str) -> AuxiliaryLLMConfig | None:
@@ -42,10 +45,13 @@ class AuxiliaryLLMConfig:
             api_key_env=section.get("api_key_env"),
             timeout_seconds=float(section.get("timeout_seconds", 30.0)),
             max_retries=int(section.get("max_retries", 2)),
+            api_key_value=section.get("api_key") or None,
         )
 
     def api_key(self, env: Mapping[str, str] | None = None) -> str | None:
-        """The key from ``api_key_env`` (None when no variable is named or it is unset)."""
-        if not self.api_key_env:
-            return None
-        return (os.environ if env is None else env).get(self.api_key_env) or None
+        """The key from ``api_key_env``, else ``api_key_value``; None when neither is set."""
+        if self.api_key_env:
+            value = (os.environ if env is None else env).get(self.api_key_env)
+            if value:
+                return value
+        return self.api_key_value
