@@ -2,14 +2,30 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
-__all__ = ["is_bool", "is_fraction", "is_number", "whole_number"]
+__all__ = ["is_bool", "is_fraction", "is_number", "seconds", "whole_number"]
 
 
 def is_number(value: object) -> bool:
-    """An int or float (booleans are not numbers here)."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    """A finite int or float (booleans, ``.inf`` and ``.nan`` are not numbers here)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return math.isfinite(value)
+
+
+def seconds(minimum: float, maximum: float, *, above: bool = False) -> Callable[[object], bool]:
+    """A check for a finite number of seconds from ``minimum`` (or above it, with ``above``)
+    to ``maximum``: a bound that fits ``time.monotonic()`` arithmetic and a thread's wait."""
+
+    def check(value: object) -> bool:
+        if not is_number(value):
+            return False
+        low_ok = value > minimum if above else value >= minimum  # type: ignore[operator]
+        return low_ok and value <= maximum  # type: ignore[operator]
+
+    return check
 
 
 def is_fraction(value: object) -> bool:

@@ -18,7 +18,7 @@ from hermes_core.config.schema import (
     iter_present,
 )
 from hermes_core.config.sections import report_problems
-from hermes_core.config.yaml_source import YamlSyntaxError, line_of, parse_yaml
+from hermes_core.config.yaml_source import MAX_YAML_BYTES, YamlSyntaxError, line_of, parse_yaml
 from hermes_core.errors import ConfigProblem
 from hermes_core.log import logger
 
@@ -74,6 +74,11 @@ def load_config(
         label = str(path)
         data = {}
         try:
+            if path.stat().st_size > MAX_YAML_BYTES:  # not read at all: it is no config file
+                raise OSError(
+                    f"{path.stat().st_size:,} bytes, more than a configuration holds "
+                    f"(at most {MAX_YAML_BYTES:,})"
+                )
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
             if must_exist:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from hermes_core.config.checks import is_bool, is_fraction, is_number, whole_number
+from hermes_core.config.checks import is_bool, is_fraction, seconds, whole_number
 from hermes_core.names import ENGINE_NAME_RULE, is_valid_engine_name
 from hermes_core.redaction import describe_secret, is_secret_key
 
@@ -207,8 +207,8 @@ KEYS: tuple[KeyRule, ...] = (
     ),
     KeyRule(
         "auxiliary.compression.timeout_seconds",
-        lambda value: is_number(value) and value > 0,  # type: ignore[operator]
-        "a number of seconds greater than 0",
+        seconds(0, 3_600, above=True),
+        "a number of seconds greater than 0, at most 3600",
         30,
         "Timeout of one request to the auxiliary LLM.",
     ),
@@ -221,8 +221,8 @@ KEYS: tuple[KeyRule, ...] = (
     ),
     KeyRule(
         "compression.context_timeout_seconds",
-        lambda value: is_number(value) and value >= 0,  # type: ignore[operator]
-        "a number of seconds, 0 or more (0 runs passes without a timeout)",
+        seconds(0, 86_400),
+        "a number of seconds from 0 to 86400 (0 runs passes without a timeout)",
         120,
         "Upper bound on one compression pass.",
     ),

@@ -9,7 +9,7 @@ from typing import Any
 
 from hermes_core import HermesConfig
 from hermes_core.config import Rule, read_section
-from hermes_core.config.checks import is_bool, is_fraction, whole_number
+from hermes_core.config.checks import is_bool, is_fraction, seconds, whole_number
 
 __all__ = ["LCMSettings"]
 
@@ -22,10 +22,7 @@ _RULES: dict[str, Rule] = {
     "condensation_fanin": (whole_number(2), "a whole number, 2 or more"),
     "cross_session_search": (is_bool, "true or false"),
     "max_passes": (whole_number(1), "a whole number, 1 or more"),
-    "deadline_seconds": (
-        lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0,
-        "a number of seconds greater than 0",
-    ),
+    "deadline_seconds": (seconds(0, 86_400, above=True), "a number of seconds, 0 to 86400"),
     "summary_target_tokens": (whole_number(1), "a whole number of tokens, 1 or more"),
     "relevant_messages": (whole_number(0), "a whole number, 0 or more"),
 }
