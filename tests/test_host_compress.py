@@ -238,3 +238,42 @@ def test_a_pass_that_frees_nothing_is_no_gain_and_keeps_the_input(
     (event,) = events(logs, "context_engine.no_gain")
     assert event["after_tokens"] >= event["before_tokens"]  # type: ignore[operator]
     assert events(logs, "context_engine.compressed") == [] and seen == ["no_gain"]
+
+
+def test_waiting_for_the_previous_pass_counts_against_the_timeout() -> None:
+    from concurrent.futures import Future
+
+    from hermes_core.host.passes import PassRunner
+
+    asked: list[float] = []
+
+    class RecordingPool:
+        """Runs the job at once and records how long the caller would wait for it."""
+
+        def submit(self, job: Any) -> Future[Any]:
+            future: Future[Any] = Future()
+            future.set_result(job())
+            original = future.result
+
+            def result(timeout: float | None = None) -> Any:
+                asked.append(timeout if timeout is not None else -1.0)
+                return original(timeout=timeout)
+
+            future.result = result  # type: ignore[method-assign]
+            return future
+
+    runner = PassRunner(lambda messages: messages[:1], RecordingPool())  # type: ignore[arg-type]
+    holder = runner._lock_for("s")
+    holder.acquire()  # the previous pass of session "s" is still running
+    waiting = threading.Event()
+
+    def finish_previous_pass() -> None:
+        waiting.wait()
+        holder.release()
+
+    threading.Thread(target=finish_previous_pass).start()
+    waiting.set()
+    outcome = runner.run("s", messages(), {}, timeout=30.0)
+    assert outcome.outcome == "compressed"
+    (given,) = asked
+    assert 0 < given < 30.0  # what is left of the 30 s, not 30 s again

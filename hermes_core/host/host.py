@@ -19,9 +19,10 @@ from typing import Any
 import pluggy
 
 from hermes_core.config import HermesConfig, load_config
+from hermes_core.containment import reraise_user_interrupt
 from hermes_core.engine import ContextEngine, Message
 from hermes_core.host.counters import HostCounters
-from hermes_core.host.passes import PassRunner
+from hermes_core.host.passes import PassOutcome, PassRunner
 from hermes_core.host.pool import DaemonPool, shared_pool
 from hermes_core.host.tools import dispatch_tool_call, tool_entries
 from hermes_core.host.tracing import trace_enabled, traced
@@ -189,7 +190,8 @@ class ContextHost:
         for impl in getattr(self._plugins.hook, hook).get_hookimpls():
             try:
                 impl.function(**{name: kwargs[name] for name in impl.argnames})
-            except Exception as exc:
+            except BaseException as exc:
+                reraise_user_interrupt(exc)
                 logger.warning(
                     "hermes_plugin.hook_failed",
                     hook=hook,
@@ -213,14 +215,16 @@ class ContextHost:
         method = self._methods["on_session_start"]
         try:
             method(session_id, **accepted_keywords(self.engine.on_session_start, offered))
-        except Exception as exc:
+        except BaseException as exc:
+            reraise_user_interrupt(exc)
             self._failed("on_session_start", exc)
 
     def end_session(self, session_id: str, messages: list[Message]) -> None:
         """A real boundary (exit, reset, gateway expiry): ``on_session_end`` with a copy."""
         try:
             self._methods["on_session_end"](session_id, copy_messages(messages))
-        except Exception as exc:
+        except BaseException as exc:
+            reraise_user_interrupt(exc)
             self._failed("on_session_end", exc)
 
     def reset_session(self, *, session_id: str | None = None) -> None:
@@ -231,7 +235,8 @@ class ContextHost:
             self._methods["on_session_reset"](
                 **accepted_keywords(self.engine.on_session_reset, offered)
             )
-        except Exception as exc:
+        except BaseException as exc:
+            reraise_user_interrupt(exc)
             self._failed("on_session_reset", exc)
 
     def close(self) -> None:
@@ -246,7 +251,8 @@ class ContextHost:
         self._closed = True
         try:
             self._methods["close"]()
-        except Exception as exc:
+        except BaseException as exc:
+            reraise_user_interrupt(exc)
             self._failed("close", exc)
 
     def __enter__(self) -> ContextHost:
@@ -266,8 +272,12 @@ class ContextHost:
     ) -> None:
         """The model changed. Before the first call the host assigns ``model_thresholds``."""
         if not self._model_configured:
-            self.engine.model_thresholds = self.config.model_thresholds
             self._model_configured = True
+            try:
+                self.engine.model_thresholds = self.config.model_thresholds
+            except BaseException as exc:  # a property setter of the engine's is engine code
+                reraise_user_interrupt(exc)
+                self._failed("model_thresholds", exc)
         self._session_context.update(model=model, context_length=context_length)
         offered = {
             "base_url": base_url,
@@ -279,7 +289,8 @@ class ContextHost:
             self._methods["update_model"](
                 model, context_length, **accepted_keywords(self.engine.update_model, offered)
             )
-        except Exception as exc:
+        except BaseException as exc:
+            reraise_user_interrupt(exc)
             self._failed("update_model", exc)
 
     # ------------------------------------------------------------------ per response
@@ -288,14 +299,16 @@ class ContextHost:
         """After every provider response: ``update_from_response`` with normalised usage."""
         try:
             self._update_from_response(normalize_usage(usage))
-        except Exception as exc:
+        except BaseException as exc:
+            reraise_user_interrupt(exc)
             self._failed("update_from_response", exc)
 
     def should_compress(self, prompt_tokens: int | None = None) -> bool:
         """Whether a pass should run now; False when the engine fails or answers a non-bool."""
         try:
             result = self._should_compress(prompt_tokens)
-        except Exception as exc:
+        except BaseException as exc:
+            reraise_user_interrupt(exc)
             self._failed("should_compress", exc)
             return False
         if result is True or result is False:
@@ -307,7 +320,8 @@ class ContextHost:
         """``(decision, reason)``; ``(False, "engine_error")`` when the engine fails."""
         try:
             result = self._methods["should_compress_info"](prompt_tokens)
-        except Exception as exc:
+        except BaseException as exc:
+            reraise_user_interrupt(exc)
             self._failed("should_compress_info", exc)
             return False, "engine_error"
         if (
@@ -324,7 +338,8 @@ class ContextHost:
         """Below the threshold, may ask for exactly one pass; False on failure."""
         try:
             result = self._methods["should_compress_preflight"](copy_messages(messages))
-        except Exception as exc:
+        except BaseException as exc:
+            reraise_user_interrupt(exc)
             self._failed("should_compress_preflight", exc)
             return False
         return result is True
@@ -369,8 +384,17 @@ class ContextHost:
         self.counters.add("passes")
         outcome = self._passes.run(session, messages, keywords, timeout)
         if outcome.outcome == "compressed":
-            before = estimate_tokens(messages)
-            after = estimate_tokens(outcome.messages)
+            try:
+                before = estimate_tokens(messages)
+                after = estimate_tokens(outcome.messages)
+            except (ValueError, TypeError, RecursionError) as exc:
+                # content no estimate can measure (self-referential, nested past any limit)
+                # is no list to continue with
+                outcome = PassOutcome(
+                    messages, "invalid", outcome.seconds, f"unmeasurable: {type(exc).__name__}"
+                )
+                before = after = 0
+        if outcome.outcome == "compressed":
             if after < before:
                 self.counters.add("passes_compressed")
                 logger.info(
@@ -496,7 +520,8 @@ class ContextHost:
                     {"session_id": session_id or self.session_id, **meta},
                 ),
             )
-        except Exception as exc:
+        except BaseException as exc:
+            reraise_user_interrupt(exc)
             self._failed("on_turn_complete", exc)
 
     # ------------------------------------------------------------------ tools
@@ -509,7 +534,8 @@ class ContextHost:
         """
         try:
             schemas = self._methods["get_tool_schemas"]()
-        except Exception as exc:
+        except BaseException as exc:
+            reraise_user_interrupt(exc)
             self._failed("get_tool_schemas", exc)
             schemas = []
         entries, names = tool_entries(schemas, existing_tool_names, self.engine_name)
@@ -554,7 +580,8 @@ class ContextHost:
         """
         try:
             status = dict(self._methods["get_status"]())
-        except Exception as exc:
+        except BaseException as exc:
+            reraise_user_interrupt(exc)
             self._failed("get_status", exc)
             status = {"engine_status_error": f"{type(exc).__name__}: {exc}"}
         fallback = self.activation.fallback
@@ -605,7 +632,8 @@ class _SelectingHost(ContextHost):
                     incoming_message=incoming,
                     budget_tokens=budget_tokens,
                 )
-        except Exception as exc:
+        except BaseException as exc:
+            reraise_user_interrupt(exc)
             self.counters.add("select_context_fallbacks")
             self._failed("select_context", exc)
             return request_messages

@@ -16,6 +16,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from hermes_core.containment import reraise_user_interrupt
 from hermes_core.host.pool import DaemonPool
 from hermes_core.messages import validate_messages
 from hermes_core.messages.copying import copy_messages
@@ -58,15 +59,28 @@ class PassRunner:
         keywords: dict[str, Any],
         timeout: float,
     ) -> PassOutcome:
-        """Run one pass over ``messages`` with the engine keywords given; never raises."""
+        """Run one pass over ``messages`` with the engine keywords given; never raises.
+
+        With ``timeout > 0`` the caller waits at most ``timeout`` seconds in all:
+        waiting for the session's previous pass counts against it.
+        """
         start = time.perf_counter()
         try:
             snapshot = copy_messages(messages)
-        except Exception as exc:  # e.g. not iterable: the caller's messages stay as they are
+        except BaseException as exc:  # e.g. not iterable: the caller's messages stay as they are
+            reraise_user_interrupt(exc)
             return self._failed(messages, start, exc)
         lock = self._lock_for(session_id)
         if not lock.acquire(timeout=timeout if timeout > 0 else -1):
-            return PassOutcome(messages, "busy", 0.0, "a pass of this session is still running")
+            return PassOutcome(
+                messages, "busy", time.perf_counter() - start, "a pass of this session is running"
+            )
+        remaining = timeout - (time.perf_counter() - start)
+        if timeout > 0 and remaining <= 0:
+            lock.release()
+            return PassOutcome(
+                messages, "busy", time.perf_counter() - start, "a pass of this session is running"
+            )
 
         def job() -> Any:
             try:
@@ -77,19 +91,20 @@ class PassRunner:
         if timeout > 0:
             future = self._pool.submit(job)
             try:
-                result = future.result(timeout=timeout)
+                result = future.result(timeout=remaining)
             except FutureTimeout:
                 if future.cancel():  # never started (every worker busy): it never will
                     lock.release()
                 return PassOutcome(
                     messages, "timeout", time.perf_counter() - start, f"over {timeout:g}s"
                 )
-            except Exception as exc:
+            except BaseException as exc:  # raised on a pool thread: never the user's Ctrl-C
                 return self._failed(messages, start, exc)
         else:
             try:
                 result = job()
-            except Exception as exc:
+            except BaseException as exc:
+                reraise_user_interrupt(exc)
                 return self._failed(messages, start, exc)
         seconds = time.perf_counter() - start
         if not isinstance(result, list):
@@ -101,7 +116,7 @@ class PassRunner:
         return PassOutcome(result, "compressed", seconds)
 
     @staticmethod
-    def _failed(messages: list[Any], start: float, exc: Exception) -> PassOutcome:
+    def _failed(messages: list[Any], start: float, exc: BaseException) -> PassOutcome:
         return PassOutcome(
             messages, "error", time.perf_counter() - start, f"{type(exc).__name__}: {exc}"
         )

@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from hermes_core.containment import reraise_user_interrupt
 from hermes_core.log import logger
 
 __all__ = ["dispatch_tool_call", "tool_entries"]
@@ -61,13 +62,15 @@ def dispatch_tool_call(
     serialised. Unknown names, bad arguments, exceptions and any other result
     become ``{"error": ...}`` JSON.
     """
-    if name not in known:
-        return _error(f"Unknown context engine tool: {name}")
+    if not isinstance(name, str) or name not in known:
+        shown = name if isinstance(name, str) else f"a {type(name).__name__}, not a name"
+        return _error(f"Unknown context engine tool: {shown[:100]}")
     if isinstance(args, str):
         try:
             args = json.loads(args) if args.strip() else {}
-        except ValueError as exc:
-            return _error(f"Context engine tool '{name}' got arguments that are not JSON: {exc}")
+        except (ValueError, RecursionError) as exc:
+            reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+            return _error(f"Context engine tool '{name}' got arguments that are not JSON: {reason}")
     if not isinstance(args, dict):
         return _error(
             f"Context engine tool '{name}' expects a JSON object of arguments, "
@@ -75,7 +78,8 @@ def dispatch_tool_call(
         )
     try:
         result = handle(name, args, **extra)
-    except Exception as exc:
+    except BaseException as exc:
+        reraise_user_interrupt(exc)
         logger.warning(
             "context_engine.tool_failed", tool=name, error=f"{type(exc).__name__}: {exc}"
         )

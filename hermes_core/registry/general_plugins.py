@@ -17,6 +17,7 @@ import importlib_metadata
 import pluggy
 
 from hermes_core import hookspecs
+from hermes_core.containment import reraise_user_interrupt
 from hermes_core.engine import ContextEngine
 from hermes_core.log import logger
 from hermes_core.markers import PROJECT_NAME
@@ -108,7 +109,8 @@ def general_plugin_records(
         context = PluginContext(plugin_name, source, records)
         try:
             _load_one(manager, plugin_name, declared.entry_point, context)
-        except Exception as exc:
+        except BaseException as exc:
+            reraise_user_interrupt(exc)
             logger.warning(
                 "hermes_plugin.broken",
                 plugin=plugin_name,

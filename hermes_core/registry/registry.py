@@ -11,6 +11,7 @@ from typing import Any
 import pluggy
 
 from hermes_core.config import HermesConfig, load_config
+from hermes_core.containment import reraise_user_interrupt
 from hermes_core.engine import ContextEngine
 from hermes_core.errors import (
     EngineError,
@@ -185,7 +186,8 @@ class EngineRegistry:
                     self._factories[record.name] = factory
             stage = "construction"
             return build_engine(factory, self._factory_context(factory))
-        except Exception as exc:
+        except BaseException as exc:
+            reraise_user_interrupt(exc)
             raise EngineLoadError(
                 record.name,
                 f"context engine '{record.name}' ({source}) failed during {stage}: "

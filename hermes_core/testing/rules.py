@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from hermes_core.containment import reraise_user_interrupt
 from hermes_core.engine import ContextEngine
 from hermes_core.errors import EngineValidationError
 from hermes_core.messages import validate_messages
@@ -324,7 +325,8 @@ def check_contract(subject: ContractSubject) -> list[RuleOutcome]:
             rule.check(subject)
         except ContractViolation as exc:
             outcomes.append(RuleOutcome(rule, str(exc)))
-        except Exception as exc:
+        except BaseException as exc:
+            reraise_user_interrupt(exc)
             outcomes.append(RuleOutcome(rule, f"raised {type(exc).__name__}: {exc}"))
         else:
             outcomes.append(RuleOutcome(rule, None))

@@ -1,0 +1,202 @@
+"""Engine and plugin code cannot end the agent; hostile tool arguments get JSON errors (issue 11)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hermes_core import ContextEngine, ContextHost, hookimpl
+from hermes_core.testing import TemporarySite, host_for, sample_conversation
+from tests.conftest import engine_source
+from tests.host_engines import Recording
+
+ESCAPES: list[type[BaseException]] = [SystemExit, GeneratorExit, KeyboardInterrupt]
+
+
+class Exiting(Recording):
+    """Raises ``kind`` from every hook."""
+
+    kind: type[BaseException] = SystemExit
+
+    @property
+    def name(self) -> str:
+        return "exiting"
+
+    def _raise(self, *args: Any, **kwargs: Any) -> Any:
+        raise self.kind("engine code")
+
+    update_from_response = should_compress = compress = select_context = _raise  # type: ignore[assignment]
+    on_turn_complete = on_session_start = on_session_end = on_session_reset = _raise  # type: ignore[assignment]
+    get_tool_schemas = get_status = update_model = close = _raise  # type: ignore[assignment]
+
+    def handle_tool_call(self, name: str, args: dict[str, Any], **kwargs: Any) -> str:
+        raise self.kind("engine code")
+
+
+def exercise(host: ContextHost) -> None:
+    history = sample_conversation(3)
+    host.update_model("m", 10_000)
+    host.start_session("s")
+    host.record_usage({"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2})
+    assert host.should_compress(100) is False
+    assert host.compress(history) is history
+    host.select_context(history, conversation_messages=history, budget_tokens=10_000)
+    host.turn_complete(history, None)
+    host.tool_schemas()
+    host.handle_tool_call("x", {})
+    host.status()
+    host.end_session("s", history)
+    host.reset_session()
+    host.close()
+
+
+@pytest.mark.parametrize("kind", [SystemExit, GeneratorExit])
+@pytest.mark.parametrize("timeout", [0, 5])
+def test_system_exit_and_generator_exit_from_an_engine_are_contained(
+    kind: type[BaseException], timeout: int
+) -> None:
+    host = host_for(Exiting, config={"compression": {"context_timeout_seconds": timeout}})
+    host.engine.kind = kind  # type: ignore[attr-defined]
+    exercise(host)
+    assert host.status()["hook_failures"] >= 8
+
+
+def test_a_keyboard_interrupt_from_engine_code_on_a_pool_thread_is_contained() -> None:
+    host = host_for(Exiting, config={"compression": {"context_timeout_seconds": 5}})
+    host.engine.kind = KeyboardInterrupt  # type: ignore[attr-defined]
+    history = sample_conversation(3)
+    assert host.compress(history) is history  # the pass ran on a pool thread
+    assert host.counters.pass_failures == 1  # status() would call the engine in this thread
+
+
+def test_a_keyboard_interrupt_in_the_main_thread_belongs_to_the_user() -> None:
+    host = host_for(Exiting, config={"compression": {"context_timeout_seconds": 0}})
+    host.engine.kind = KeyboardInterrupt  # type: ignore[attr-defined]
+    with pytest.raises(KeyboardInterrupt):
+        host.compress(sample_conversation(3))
+    contained: list[BaseException] = []
+
+    def off_main() -> None:
+        try:
+            exercise(host_for(Exiting))
+        except BaseException as exc:  # pragma: no cover - the assertion below says it
+            contained.append(exc)
+
+    host_for(Exiting).engine.kind = KeyboardInterrupt  # type: ignore[attr-defined]
+    worker = threading.Thread(target=off_main)
+    worker.start()
+    worker.join()
+    assert contained == []
+
+
+def test_an_observer_raising_system_exit_stops_nothing() -> None:
+    class Leaving:
+        @hookimpl
+        def hermes_context_compressed(self) -> None:
+            raise SystemExit(3)
+
+    host = ContextHost.from_config({"context": {"engine": "compressor"}}, env={})
+    host.add_observer(Leaving())
+    host.update_model("m", 4_000)
+    assert len(host.compress(sample_conversation(40), current_tokens=3_900)) < 40 * 4
+
+
+@pytest.mark.parametrize(
+    "where",
+    ["import", "constructor"],
+)
+def test_sys_exit_in_an_engine_module_or_constructor_falls_back(
+    hermes_site: TemporarySite, where: str
+) -> None:
+    extra = (
+        "    def __init__(self):\n        import sys; sys.exit(7)\n"
+        if where == "constructor"
+        else ""
+    )
+    source = engine_source("quitter", extra=extra)
+    if where == "import":
+        source = "import sys\nsys.exit(7)\n" + source
+    hermes_site.add_engine("quitter-engine", "quitter", source)
+    host = ContextHost.from_config({"context": {"engine": "quitter"}}, env={})
+    assert host.engine_name == "compressor"
+    assert "SystemExit" in str(host.activation.fallback)
+
+
+def test_the_command_line_reports_an_engine_that_calls_sys_exit(
+    tmp_path: Path, hermes_site: TemporarySite
+) -> None:
+    hermes_site.add_engine("quitter-engine", "quitter", "import sys\nsys.exit(7)\n")
+    env = {"HERMES_HOME": str(tmp_path), "PYTHONPATH": str(hermes_site.path), "COLUMNS": "200"}
+    for args in (["engines", "--check"], ["doctor", "quitter"], ["replay", "--engine", "quitter"]):
+        result = subprocess.run(
+            [sys.executable, "-m", "hermes_core", *args],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+        )
+        assert result.returncode in (1, 2), (args, result.returncode)
+        assert "SystemExit" in result.stdout + result.stderr, args
+
+
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [
+        ("lcm_grep", "[" * 5000),
+        ("lcm_grep", "{" * 100_000),
+        ({"a": 1}, {}),
+        (["x"], {}),
+        (None, {}),
+    ],
+)
+def test_hostile_tool_calls_get_json_errors(tmp_path: Path, name: Any, args: Any) -> None:
+    host = ContextHost.from_config(
+        {"context": {"engine": "lcm"}}, env={"HERMES_HOME": str(tmp_path)}
+    )
+    answer = json.loads(host.handle_tool_call(name, args))
+    assert "error" in answer
+    host.close()
+
+
+class Measuring(ContextEngine):
+    """compress returns a list whose content no estimate can measure."""
+
+    name = "measuring"
+
+    def update_from_response(self, usage: dict[str, Any]) -> None:
+        pass
+
+    def should_compress(self, prompt_tokens: int | None = None) -> bool:
+        return True
+
+    def compress(
+        self, messages: list[Any], current_tokens: Any = None, focus_topic: Any = None
+    ) -> list[Any]:
+        part: dict[str, Any] = {"type": "note"}
+        part["itself"] = part  # no JSON encoder can measure this
+        return [{"role": "user", "content": [part]}]
+
+
+class BadThresholds(Recording):
+    @property
+    def model_thresholds(self) -> dict[str, float]:
+        return {}
+
+    @model_thresholds.setter
+    def model_thresholds(self, value: dict[str, float]) -> None:
+        raise ValueError("no thank you")
+
+
+def test_the_hosts_own_work_around_engine_calls_is_fail_open() -> None:
+    host = host_for(Measuring, config={"compression": {"context_timeout_seconds": 0}})
+    history = sample_conversation(3)
+    assert host.compress(history) is history
+    other = host_for(BadThresholds)
+    other.update_model("m", 10_000)  # does not raise
+    assert other.status()["hook_failures"] == 1
