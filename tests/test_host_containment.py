@@ -1,4 +1,4 @@
-"""Engine and plugin code cannot end the agent; hostile tool arguments get JSON errors (issue 11)."""
+"""Engine and plugin code cannot end the agent; hostile tool arguments get JSON errors."""
 
 from __future__ import annotations
 
