@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from hermes_core import EngineRegistry, EngineStatus, activate, load_config
+from hermes_core import ContextHost, EngineRegistry, EngineStatus, activate, load_config
 from hermes_core.testing import EventCapture, TemporarySite
 from tests.conftest import engine_source, events
 
@@ -141,3 +142,43 @@ def test_a_directory_engine_that_raises_on_import_falls_back(tmp_path: Path) -> 
     assert activation.engine.name == "compressor"
     assert "kaboom" in str(activation.fallback)
     assert "hermes_plugins.context_engine.boom" not in sys.modules
+
+
+def test_an_unreadable_plugin_directory_is_logged_and_skipped(
+    tmp_path: Path, logs: EventCapture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocked = tmp_path / "plugins" / "context_engine"
+    blocked.mkdir(parents=True)
+    blocked.chmod(0)
+    # CI runs as root, whom no mode stops: there the refusal itself is stood in for
+    original = Path.iterdir
+
+    def iterdir(self: Path) -> Any:
+        if self == blocked:
+            raise PermissionError(13, "Permission denied", str(self))
+        return original(self)
+
+    monkeypatch.setattr(Path, "iterdir", iterdir)
+    try:
+        host = ContextHost.from_config({}, env={"HERMES_HOME": str(tmp_path)})
+    finally:
+        blocked.chmod(0o700)
+    assert host.engine_name == "compressor"
+    (event,) = events(logs, "hermes_plugin.directory_unreadable")
+    assert event["directory"] == str(blocked)
+
+
+def test_two_homes_with_an_engine_of_the_same_name_each_run_their_own(tmp_path: Path) -> None:
+    hosts = []
+    for home in ("a", "b"):
+        plugin = tmp_path / home / "plugins" / "context_engine" / "foo"
+        plugin.mkdir(parents=True)
+        (plugin / "plugin.yaml").write_text(f"name: foo\ndescription: home {home}\n")
+        source = engine_source("foo", extra=f"    home = {home!r}\n")
+        (plugin / "__init__.py").write_text(source)
+        hosts.append(
+            ContextHost.from_config(
+                {"context": {"engine": "foo"}}, env={"HERMES_HOME": str(tmp_path / home)}
+            )
+        )
+    assert [h.engine.home for h in hosts] == ["a", "b"]  # type: ignore[attr-defined]

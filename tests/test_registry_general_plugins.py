@@ -141,3 +141,15 @@ def test_general_plugins_never_change_the_default_selection(
 ) -> None:
     add_plugin(hermes_site, "ctxplug", CTX_PLUGIN)
     assert activate(discover(enabled=enabled)).engine.name == "compressor"
+
+
+def test_a_general_plugin_cannot_register_a_path_like_name(
+    hermes_site: TemporarySite, logs: EventCapture
+) -> None:
+    evil = CTX_PLUGIN + "\n    ctx.register_context_engine(Engine(), name='../../evil')\n"
+    add_plugin(hermes_site, "ctxplug", evil)
+    registry = EngineRegistry.discover(load_config({"plugins": {"enabled": ["ctxplug"]}}, env={}))
+    assert registry.get("../../evil") is None and "../../evil" not in registry.names()
+    assert registry.get("ctxengine") is not None  # the plugin's good engine still counts
+    (event,) = events(logs, "context_engine.invalid_name")
+    assert "evil" in str(event["name"])

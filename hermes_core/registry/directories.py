@@ -8,6 +8,7 @@ imported when the engine is activated.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import inspect
 import re
@@ -19,6 +20,7 @@ from typing import Any
 
 from hermes_core.config.yaml_source import YamlSyntaxError, parse_yaml
 from hermes_core.engine import ContextEngine
+from hermes_core.log import logger
 from hermes_core.names import is_valid_engine_name
 from hermes_core.registry.compat import parse_requires_hermes, running_version
 from hermes_core.registry.records import EngineRecord, EngineSource, EngineStatus
@@ -34,10 +36,24 @@ def directory_records(plugin_dirs: Iterable[Path]) -> list[EngineRecord]:
     records = []
     for root in plugin_dirs:
         base = root / "context_engine"
-        if not base.is_dir():
+        try:
+            if not base.is_dir():
+                continue
+            entries = sorted(base.iterdir())
+        except OSError as exc:  # unreadable: the other sources still count
+            logger.warning(
+                "hermes_plugin.directory_unreadable",
+                directory=str(base),
+                error=f"{type(exc).__name__}: {exc.strerror or exc}",
+                hint="fix its permissions, or remove it from plugins.dirs",
+            )
             continue
-        for path in sorted(base.iterdir()):
-            if path.is_dir() and not path.name.startswith((".", "_")):
+        for path in entries:
+            try:
+                is_engine = path.is_dir() and not path.name.startswith((".", "_"))
+            except OSError:
+                is_engine = False
+            if is_engine:
                 records.append(_record(path))
     return records
 
@@ -95,7 +111,11 @@ def _record(path: Path) -> EngineRecord:
 
 
 def _module_name(path: Path) -> str:
-    return "hermes_plugins.context_engine." + re.sub(r"\W", "_", path.name)
+    """The module a directory engine is imported as: its name plus a digest of its folder,
+    so two homes' ``foo`` (or ``my-eng`` and ``my_eng``) never share a module."""
+    digest = hashlib.blake2b(str(path.resolve()).encode(), digest_size=6).hexdigest()
+    safe = re.sub(r"\W", "_", path.name)
+    return f"hermes_plugins.context_engine.{safe}_{digest}"
 
 
 def load_directory_engine(path: Path) -> type[ContextEngine]:

@@ -21,6 +21,7 @@ from hermes_core.containment import reraise_user_interrupt
 from hermes_core.engine import ContextEngine
 from hermes_core.log import logger
 from hermes_core.markers import PROJECT_NAME
+from hermes_core.names import ENGINE_NAME_RULE, is_valid_engine_name
 from hermes_core.registry.entry_points import PLUGIN_GROUP, DeclaredEntryPoint
 from hermes_core.registry.records import EngineRecord, EngineSource, EngineStatus
 
@@ -59,6 +60,15 @@ class PluginContext:
                 f"general plugin '{self.plugin}': register_context_engine({engine!r}) cannot "
                 "tell the engine's name without calling it; pass name='...'"
             )
+        if not isinstance(resolved, str) or not is_valid_engine_name(resolved):
+            # one name rule for every source: this name could never be selected safely
+            logger.warning(
+                "context_engine.invalid_name",
+                name=repr(resolved)[:80],
+                source=str(self._source),
+                expected=ENGINE_NAME_RULE,
+            )
+            return
         self._sink.append(
             EngineRecord(
                 name=resolved,
