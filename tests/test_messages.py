@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from hermes_core.messages import validate_messages
 
 
@@ -97,3 +99,62 @@ def test_text_of_reads_strings_and_text_parts_only() -> None:
     assert text_of({"role": "user", "content": parts}) == "a b"
     assert text_of({"role": "assistant", "content": None}) == ""
     assert text_of("not a message") == ""
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"role": "user", "content": {"type": "text", "text": "a dict as content"}},
+        {"role": "user", "content": "x", "name": {"first": "ada"}},
+        {"role": "assistant", "content": None, "refusal": ["no", {"why": "policy"}]},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "c", "type": "function", "function": {"name": "f", "arguments": ["a"]}}
+            ],
+        },
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [{"id": {"x": 1}, "type": "function", "function": {"name": "f"}}],
+        },
+        {"role": "user", "content": ({"type": "text", "text": "a tuple of parts"},)},
+    ],
+)
+def test_a_copy_shares_nothing_mutable_whatever_the_shape(message: dict[str, Any]) -> None:
+    import copy as copying
+
+    from hermes_core.messages import copy_message
+
+    original = copying.deepcopy(message)
+    copied = copy_message(message)
+
+    def mutate(node: Any) -> None:
+        if isinstance(node, dict):
+            for value in list(node.values()):
+                mutate(value)
+            node["mutated"] = True
+        elif isinstance(node, list):
+            for value in node:
+                mutate(value)
+            node.append("mutated")
+        elif isinstance(node, tuple):
+            for value in node:
+                mutate(value)
+
+    mutate(copied)
+    assert message == original
+
+
+def test_a_calling_message_with_a_container_where_a_scalar_belongs_is_copied_deeply() -> None:
+    from hermes_core.messages import copy_message
+
+    message = {
+        "role": ["assistant"],
+        "content": None,
+        "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": ""}}],
+    }
+    copied = copy_message(message)
+    copied["role"].append("x")
+    assert message["role"] == ["assistant"]

@@ -2,19 +2,23 @@
 
 Engines receive these, so nothing an engine does to what it was given can
 reach the agent's history. Strings, numbers and other immutable leaves are
-shared; every dict and list is new. The two common OpenAI shapes (a flat
-message, and an assistant message with function tool calls) take specialised
-paths built on C-level ``dict.copy``; anything else is copied recursively.
+shared; every dict, list and tuple is new, and any other object is deep-copied.
+The two common OpenAI shapes (a flat message of scalars, and an assistant
+message with function tool calls of scalars) take specialised paths built on
+C-level ``dict.copy``; any other shape, wherever it nests a container, is
+copied recursively.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 from typing import Any
 
 __all__ = ["copy_message", "copy_messages"]
 
-_CONTAINERS = (dict, list)
+#: Values shared as they are: immutable, and never containers.
+_SCALARS = frozenset({str, int, float, bool, type(None), bytes})
 #: Keys whose values are scalars in every OpenAI-format message.
 _FLAT_KEYS = frozenset({"role", "content", "name", "tool_call_id", "refusal"})
 _CALLING_KEYS = _FLAT_KEYS | {"tool_calls"}
@@ -24,11 +28,23 @@ _FUNCTION_KEYS = frozenset({"name", "arguments"})
 
 def _copy_value(value: Any) -> Any:
     cls = value.__class__
+    if cls in _SCALARS:
+        return value
     if cls is dict:
-        return {k: _copy_value(v) if v.__class__ in _CONTAINERS else v for k, v in value.items()}
+        return {k: v if v.__class__ in _SCALARS else _copy_value(v) for k, v in value.items()}
     if cls is list:
-        return [_copy_value(v) if v.__class__ in _CONTAINERS else v for v in value]
-    return value
+        return [v if v.__class__ in _SCALARS else _copy_value(v) for v in value]
+    if cls is tuple:
+        return tuple(_copy_value(v) for v in value)
+    return copy.deepcopy(value)
+
+
+def _scalars(mapping: dict[Any, Any]) -> bool:
+    """Whether every value of ``mapping`` is a scalar (a plain loop: this is the hot path)."""
+    for value in mapping.values():
+        if value.__class__ not in _SCALARS:
+            return False
+    return True
 
 
 def _copy_call(call: Any) -> Any:
@@ -37,7 +53,10 @@ def _copy_call(call: Any) -> Any:
         function.__class__ is dict
         and call.keys() <= _CALL_KEYS
         and function.keys() <= _FUNCTION_KEYS
-        and function.get("arguments").__class__ is not dict
+        and call.get("id").__class__ in _SCALARS
+        and call.get("type").__class__ in _SCALARS
+        and call.get("index").__class__ in _SCALARS
+        and _scalars(function)
     ):
         copied = call.copy()
         copied["function"] = function.copy()
@@ -46,17 +65,22 @@ def _copy_call(call: Any) -> Any:
 
 
 def copy_message(message: Any) -> Any:
-    """A copy of one message sharing no dict or list with it; non-dicts are returned as they are."""
+    """A copy of one message sharing no mutable object with it, whatever its shape;
+    non-dicts are copied the same way."""
     if message.__class__ is not dict:
-        return message
+        return _copy_value(message)
     keys = message.keys()
-    if keys <= _FLAT_KEYS and message.get("content").__class__ is not list:
+    if keys <= _FLAT_KEYS and _scalars(message):
         return message.copy()
     calls = message.get("tool_calls")
     if (
         keys <= _CALLING_KEYS
         and calls.__class__ is list
-        and message.get("content").__class__ is not list
+        and message.get("content").__class__ in _SCALARS
+        and message.get("name").__class__ in _SCALARS
+        and message.get("refusal").__class__ in _SCALARS
+        and message.get("role").__class__ in _SCALARS
+        and message.get("tool_call_id").__class__ in _SCALARS
     ):
         copied = message.copy()
         copied["tool_calls"] = [_copy_call(call) for call in calls]
