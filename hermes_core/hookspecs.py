@@ -269,7 +269,8 @@ class PluginSpec:
 
         ``reason`` is one of ``"error"`` (it raised), ``"timeout"``,
         ``"invalid"`` (it returned something that is not a valid message
-        list), ``"busy"`` (a pass of the same session was still running) or
+        list), ``"busy"`` (a pass of the same session was still running),
+        ``"pool_exhausted"`` (no pool thread was free: the pass never started) or
         ``"no_gain"`` (the result was not smaller than the input, so the input
         was kept).
         """

@@ -57,12 +57,76 @@ def test_a_pass_that_timed_out_before_it_started_never_runs_and_frees_its_sessio
 
     runner = PassRunner(compress, pool)
     first = [{"role": "user", "content": "first"}]
-    assert runner.run("s1", first, {}, timeout=0.2).outcome == "timeout"
+    assert runner.run("s1", first, {}, timeout=0.2).outcome == "pool_exhausted"
     # the session is not left busy by a pass that never started
     second = [{"role": "user", "content": "second"}]
-    assert runner.run("s1", second, {}, timeout=0.2).outcome == "timeout"
+    assert runner.run("s1", second, {}, timeout=0.2).outcome == "pool_exhausted"
     release.set()
     third = [{"role": "user", "content": "third"}]
     outcome = runner.run("s1", third, {}, timeout=10)
     assert (outcome.outcome, outcome.messages) == ("compressed", third)
     assert calls == ["third"]
+
+
+class Hanging:
+    """compress blocks until released; counts how many passes started."""
+
+    def __init__(self, release: threading.Event) -> None:
+        self.release = release
+        self.started = 0
+
+    def __call__(self, messages: list[Any], **_: Any) -> list[Any]:
+        self.started += 1
+        self.release.wait(60)
+        return messages[:1]
+
+
+def history() -> list[dict[str, Any]]:
+    return [{"role": "user", "content": f"m{n}"} for n in range(4)]
+
+
+def test_hung_passes_do_not_starve_healthy_hosts_sharing_the_pool() -> None:
+    pool = DaemonPool(max_workers=4, name="shared-test")
+    release = threading.Event()
+    hung = Hanging(release)
+    try:
+        stuck = PassRunner(hung, pool)
+        outcomes = [stuck.run(f"s{n}", history(), {}, timeout=0.3) for n in range(4)]
+        assert [o.outcome for o in outcomes] == ["timeout"] * 4
+        assert hung.started == 4 and pool.stuck == 4
+        healthy = PassRunner(lambda messages: messages[:1], pool)
+        result = healthy.run("other", history(), {}, timeout=30)
+        assert result.outcome == "compressed"  # a new worker took a stuck one's place
+    finally:
+        release.set()
+
+
+def test_a_pass_that_never_started_is_pool_exhausted_not_the_engines_timeout() -> None:
+    pool = DaemonPool(max_workers=1, name="exhausted-test", max_stuck=0)
+    release = threading.Event()
+    try:
+        stuck = PassRunner(Hanging(release), pool)
+        assert stuck.run("a", history(), {}, timeout=0.3).outcome == "timeout"
+        healthy = PassRunner(lambda messages: messages[:1], pool)
+        outcome = healthy.run("b", history(), {}, timeout=0.3)
+        assert outcome.outcome == "pool_exhausted"
+        assert "never started" in outcome.detail
+    finally:
+        release.set()
+
+
+def test_a_replaced_worker_that_finishes_leaves_instead_of_overfilling_the_pool() -> None:
+    pool = DaemonPool(max_workers=1, name="leaving-test")
+    release = threading.Event()
+    runner = PassRunner(Hanging(release), pool)
+    assert runner.run("a", history(), {}, timeout=0.3).outcome == "timeout"
+    done = PassRunner(lambda messages: messages[:1], pool).run("b", history(), {}, timeout=30)
+    assert done.outcome == "compressed"
+    release.set()
+    for _ in range(3000):  # the stuck worker finishes its task, then leaves
+        if pool.stuck == 0:
+            break
+        threading.Event().wait(0.01)
+    assert pool.stuck == 0
+    workers = {t.name for t in threading.enumerate() if t.name.startswith("leaving-test-")}
+    assert len(workers) <= pool.max_workers + 1  # the replacement, and at most the leaver

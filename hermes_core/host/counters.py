@@ -19,6 +19,7 @@ class HostCounters:
     pass_timeouts: int = 0
     pass_invalid_results: int = 0
     pass_busy: int = 0
+    pass_pool_exhausted: int = 0
     select_context_fallbacks: int = 0
     hook_failures: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)

@@ -437,6 +437,7 @@ class ContextHost:
             "timeout": "pass_timeouts",
             "invalid": "pass_invalid_results",
             "busy": "pass_busy",
+            "pool_exhausted": "pass_pool_exhausted",
         }[outcome.outcome]
         self.counters.add(counter)
         event = (

@@ -23,7 +23,7 @@ from hermes_core.messages.copying import copy_messages
 
 __all__ = ["PassOutcome", "PassRunner"]
 
-Outcome = Literal["compressed", "error", "timeout", "invalid", "busy"]
+Outcome = Literal["compressed", "error", "timeout", "invalid", "busy", "pool_exhausted"]
 
 
 @dataclass(frozen=True)
@@ -95,6 +95,13 @@ class PassRunner:
             except FutureTimeout:
                 if future.cancel():  # never started (every worker busy): it never will
                     lock.release()
+                    return PassOutcome(
+                        messages,
+                        "pool_exhausted",
+                        time.perf_counter() - start,
+                        f"no pool thread was free within {timeout:g}s: the pass never started",
+                    )
+                self._pool.abandon(future)  # its worker may be replaced; its result is dropped
                 return PassOutcome(
                     messages, "timeout", time.perf_counter() - start, f"over {timeout:g}s"
                 )

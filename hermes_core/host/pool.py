@@ -3,6 +3,12 @@
 Daemon threads, unlike ``concurrent.futures.ThreadPoolExecutor`` workers,
 never hold up interpreter exit, so an engine stuck past its timeout cannot
 keep the agent process alive. Workers start on demand up to ``max_workers``.
+
+A worker whose task the caller gave up on (:meth:`DaemonPool.abandon`, after a
+timeout) stops counting towards ``max_workers`` and a new one may start in its
+place, so hung engines cannot take healthy hosts down with them. At most
+``max_stuck`` workers are replaced that way; past that bound a task waits for
+a worker, and a caller whose task never started reports it as such.
 """
 
 from __future__ import annotations
@@ -22,9 +28,17 @@ T = TypeVar("T")
 class DaemonPool:
     """Runs callables on daemon worker threads and hands back ``Future`` objects."""
 
-    def __init__(self, max_workers: int, name: str = "hermes-pass") -> None:
+    def __init__(
+        self, max_workers: int, name: str = "hermes-pass", max_stuck: int | None = None
+    ) -> None:
         self.max_workers = max_workers
+        #: How many workers stuck in abandoned tasks may be replaced at one time.
+        self.max_stuck = 4 * max_workers if max_stuck is None else max_stuck
         self._name = name
+        self._started = 0
+        self._stuck = 0
+        self._running: set[Future[Any]] = set()
+        self._abandoned: set[Future[Any]] = set()
         self._tasks: queue.SimpleQueue[tuple[Future[Any], Callable[[], Any]]] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._workers = 0
@@ -42,11 +56,29 @@ class DaemonPool:
             if self._waiting > self._free and self._workers < self.max_workers:
                 self._workers += 1
                 self._free += 1
+                self._started += 1
                 threading.Thread(
-                    target=self._work, name=f"{self._name}-{self._workers}", daemon=True
+                    target=self._work, name=f"{self._name}-{self._started}", daemon=True
                 ).start()
         self._tasks.put((future, function))
         return future
+
+    def abandon(self, future: Future[Any]) -> bool:
+        """The caller stopped waiting for ``future``'s task; returns whether its worker was
+        replaced (it was running, and fewer than ``max_stuck`` workers are stuck)."""
+        with self._lock:
+            if future not in self._running or self._stuck >= self.max_stuck:
+                return False
+            self._running.discard(future)
+            self._abandoned.add(future)
+            self._workers -= 1
+            self._stuck += 1
+            return True
+
+    @property
+    def stuck(self) -> int:
+        """Workers still running a task their caller abandoned."""
+        return self._stuck
 
     def _work(self) -> None:
         while True:
@@ -55,11 +87,20 @@ class DaemonPool:
                 self._free -= 1
                 self._waiting -= 1
             if future.set_running_or_notify_cancel():
+                with self._lock:
+                    self._running.add(future)
                 try:
                     future.set_result(function())
                 except BaseException as exc:  # the caller decides what an engine failure means
                     future.set_exception(exc)
             with self._lock:
+                self._running.discard(future)
+                if future in self._abandoned:  # this worker was replaced while it was stuck
+                    self._abandoned.discard(future)
+                    self._stuck -= 1
+                    if self._workers >= self.max_workers:
+                        return  # its place is taken: leave
+                    self._workers += 1
                 self._free += 1
 
 
