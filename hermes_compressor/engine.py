@@ -21,6 +21,7 @@ from hermes_compressor.thrash import ThrashBreaker
 from hermes_core import ContextEngine, HermesConfig, Message, sanitize_tool_pairs
 from hermes_core.llm import FailureCooldown, LLMAuthError, LLMNetworkError, LLMQuotaError
 from hermes_core.log import logger
+from hermes_core.signatures import accepted_keywords
 from hermes_core.tokens import estimate_message_tokens
 
 __all__ = ["SUMMARY_PREFIX", "CompressorEngine"]
@@ -132,6 +133,7 @@ class CompressorEngine(ContextEngine):
         current_tokens: int | None = None,
         focus_topic: str | None = None,
         force: bool = False,
+        deadline: float | None = None,
     ) -> list[Message]:
         self.attempts_this_turn += 1
         clean = sanitize_tool_pairs(messages)
@@ -157,7 +159,7 @@ class CompressorEngine(ContextEngine):
         previous_text = "\n\n".join(summaries) or None
         turns = prune(kept)
         summary = self._summarise(
-            turns, previous_text, focus_topic, sum(tokens[bounds.head : bounds.tail])
+            turns, previous_text, focus_topic, sum(tokens[bounds.head : bounds.tail]), deadline
         )
         if summary is None:
             return list(messages)
@@ -178,8 +180,12 @@ class CompressorEngine(ContextEngine):
         previous: str | None,
         focus_topic: str | None,
         middle_tokens: int,
+        deadline: float | None = None,
     ) -> str | None:
-        """The summary text, or None when the pass must leave the messages alone."""
+        """The summary text, or None when the pass must leave the messages alone.
+
+        The host's ``deadline`` caps the LLM request, for a client that takes one.
+        """
         if self.llm is None or self.cooldown.remaining():
             self.last_summary_source = "deterministic"
             return fallback_summary(turns, previous)
@@ -187,7 +193,9 @@ class CompressorEngine(ContextEngine):
         target = min(high, max(low, int(middle_tokens * self.settings.target_ratio)))
         try:
             answer = self.llm.complete(
-                build_prompt(turns, previous, focus_topic, target), max_tokens=target * 2
+                build_prompt(turns, previous, focus_topic, target),
+                max_tokens=target * 2,
+                **accepted_keywords(self.llm.complete, {"deadline": deadline}),
             )
         except _ABORTING as exc:
             seconds = self.cooldown.failed()

@@ -18,6 +18,7 @@ from hermes_core.llm import (
     LLMQuotaError,
     LLMResponseError,
 )
+from tests.servers import Trickle
 
 
 def completion(text: str) -> dict[str, Any]:
@@ -139,7 +140,7 @@ def test_a_server_that_hangs_past_the_timeout_is_a_network_error(httpserver: HTT
 
     httpserver.expect_request("/v1/chat/completions").respond_with_handler(hang)
     try:
-        with pytest.raises(LLMNetworkError, match=r"no answer within 0\.5s"):
+        with pytest.raises(LLMNetworkError, match=r"no complete answer within 0\.5s"):
             client_for(httpserver, timeout_seconds=0.5, max_retries=0).complete(MESSAGES)
         assert not answered.is_set()
     finally:
@@ -204,3 +205,28 @@ def test_a_redirect_is_reported_as_one_with_where_it_pointed(httpserver: HTTPSer
     text = str(raised.value)
     assert "HTTP 307 redirect to https://elsewhere.invalid/v1/chat" in text
     assert "redirects are not followed" in text and "pw@" not in text
+
+
+def test_the_timeout_bounds_the_whole_request_not_each_read() -> None:
+    trickle = Trickle()
+    try:
+        config = AuxiliaryLLMConfig(trickle.url, "m", timeout_seconds=1.0, max_retries=0)
+        with pytest.raises(LLMNetworkError, match="no complete answer within 1s"):
+            ChatClient(config, env={}).complete(MESSAGES)
+        assert not trickle.finished.is_set()  # the server was still sending when we gave up
+        assert trickle.sent < trickle.chunks
+    finally:
+        trickle.close()
+
+
+def test_a_pass_deadline_caps_the_request() -> None:
+    import time
+
+    trickle = Trickle()
+    try:
+        config = AuxiliaryLLMConfig(trickle.url, "m", timeout_seconds=600, max_retries=0)
+        with pytest.raises(LLMNetworkError):
+            ChatClient(config, env={}).complete(MESSAGES, deadline=time.monotonic() + 1.0)
+        assert not trickle.finished.is_set()
+    finally:
+        trickle.close()

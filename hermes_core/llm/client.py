@@ -7,6 +7,7 @@ the one endpoint engines need.
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Mapping, Sequence
@@ -90,91 +91,122 @@ class ChatClient:
         *,
         max_tokens: int | None = None,
         temperature: float | None = None,
+        deadline: float | None = None,
     ) -> ChatResult:
         """One chat completion; returns the first choice's text.
 
-        Raises :class:`~hermes_core.llm.errors.LLMAuthError` (401/403),
-        :class:`~hermes_core.llm.errors.LLMQuotaError` (402, quota 429, or 429
-        after all retries), :class:`~hermes_core.llm.errors.LLMNetworkError`
-        (connection failure, timeout) or
-        :class:`~hermes_core.llm.errors.LLMResponseError` (malformed body, no
-        text, other 4xx, 5xx after all retries).
+        ``timeout_seconds`` bounds the whole request, retries and a slowly
+        trickling answer included, not each read; ``deadline`` (a
+        ``time.monotonic()`` value, e.g. the host's pass deadline) shortens it
+        further. Raises :class:`~hermes_core.llm.errors.LLMAuthError`
+        (401/403), :class:`~hermes_core.llm.errors.LLMQuotaError` (402, quota
+        429, or 429 after all retries),
+        :class:`~hermes_core.llm.errors.LLMNetworkError` (connection failure,
+        time up) or :class:`~hermes_core.llm.errors.LLMResponseError`
+        (malformed body, no text, a redirect, other 4xx, 5xx after all
+        retries).
         """
         body: dict[str, Any] = {"model": self.config.model, "messages": list(messages)}
         if max_tokens is not None:
             body["max_tokens"] = max_tokens
         if temperature is not None:
             body["temperature"] = temperature
+        ends = time.monotonic() + self.config.timeout_seconds
+        if deadline is not None:
+            ends = min(ends, deadline)
         attempt = 0
         while True:
-            try:
-                response = self._http.post("/chat/completions", json=body)
-            except httpx.TimeoutException as exc:
-                raise LLMNetworkError(
-                    f"{self.where}: no answer within {self.config.timeout_seconds:g}s "
-                    f"({type(exc).__name__})"
-                ) from exc
-            except httpx.HTTPError as exc:
-                raise LLMNetworkError(
-                    f"{self.where}: {type(exc).__name__}: {quote_body(str(exc))}"
-                ) from exc
-            status = response.status_code
+            status, headers, content = self._post(body, ends)
             if 300 <= status < 400:
-                target = strip_url_credentials(response.headers.get("Location", "(no Location)"))
+                target = strip_url_credentials(headers.get("Location", "(no Location)"))
                 raise LLMResponseError(
                     f"{self.where}: HTTP {status} redirect to {quote_body(target)}; redirects "
                     "are not followed: set auxiliary.compression.base_url to the final address",
                     status=status,
                 )
             if status < 400:
-                return self._parse(response)
-            if status in _RETRIED and attempt < self.config.max_retries and not _quota(response):
-                delay = self._delay(attempt, response)
+                return self._parse(status, content)
+            text = content.decode("utf-8", "replace")
+            if (
+                status in _RETRIED
+                and attempt < self.config.max_retries
+                and not _quota(status, text)
+            ):
+                delay = self._delay(attempt, headers)
+                if time.monotonic() + delay >= ends:
+                    break  # no time left for another try
                 logger.info("llm.retry", status=status, attempt=attempt + 1, delay_seconds=delay)
                 time.sleep(delay)
                 attempt += 1
                 continue
-            raise _error_for(response, self.where)
+            raise _error_for(status, text, self.where)
+        raise _error_for(status, text, self.where)
 
-    def _delay(self, attempt: int, response: httpx.Response) -> float:
-        retry_after = response.headers.get("Retry-After", "")
+    def _post(self, body: dict[str, Any], ends: float) -> tuple[int, Mapping[str, str], bytes]:
+        """POST ``body``, reading the answer while time is left; (status, headers, body)."""
+        left = ends - time.monotonic()
+        if left <= 0:
+            raise self._late()
+        timeout = httpx.Timeout(left, connect=min(10.0, left))
+        chunks: list[bytes] = []
+        try:
+            with self._http.stream(
+                "POST", "/chat/completions", json=body, timeout=timeout
+            ) as response:
+                for chunk in response.iter_bytes():
+                    chunks.append(chunk)
+                    if time.monotonic() > ends:  # a server trickling bytes keeps no one waiting
+                        raise self._late()
+                return response.status_code, response.headers, b"".join(chunks)
+        except httpx.TimeoutException as exc:
+            raise self._late() from exc
+        except httpx.HTTPError as exc:
+            raise LLMNetworkError(
+                f"{self.where}: {type(exc).__name__}: {quote_body(str(exc))}"
+            ) from exc
+
+    def _late(self) -> LLMNetworkError:
+        return LLMNetworkError(
+            f"{self.where}: no complete answer within {self.config.timeout_seconds:g}s "
+            "(or the pass's deadline)"
+        )
+
+    def _delay(self, attempt: int, headers: Mapping[str, str]) -> float:
+        retry_after = headers.get("Retry-After", "")
         try:
             wanted = float(retry_after)
         except ValueError:
             wanted = self._backoff * (2**attempt)
         return min(_MAX_BACKOFF, max(0.0, wanted)) * (1 + random.random() * 0.1)
 
-    def _parse(self, response: httpx.Response) -> ChatResult:
+    def _parse(self, status: int, content: bytes) -> ChatResult:
         try:
-            data = response.json()
+            data = json.loads(content)
             message = data["choices"][0]["message"]
             text = message.get("content")
         except (ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
             raise LLMResponseError(
                 f"{self.where}: malformed chat-completions body "
-                f"({type(exc).__name__}): {quote_body(response.text)!r}",
-                status=response.status_code,
+                f"({type(exc).__name__}): {quote_body(content.decode('utf-8', 'replace'))!r}",
+                status=status,
             ) from None
         if isinstance(text, list):  # content parts
             text = "".join(p.get("text", "") for p in text if isinstance(p, dict))
         if not isinstance(text, str) or not text.strip():
-            raise LLMResponseError(
-                f"{self.where}: the answer has no text", status=response.status_code
-            )
+            raise LLMResponseError(f"{self.where}: the answer has no text", status=status)
         usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
         return ChatResult(text=text, usage=usage, model=str(data.get("model", self.config.model)))
 
 
-def _quota(response: httpx.Response) -> bool:
+def _quota(status: int, text: str) -> bool:
     """Whether a 429 says the quota is exhausted (retrying cannot help)."""
-    if response.status_code != 429:
+    if status != 429:
         return False
-    return "insufficient_quota" in response.text or "quota" in response.text.lower()
+    return "insufficient_quota" in text or "quota" in text.lower()
 
 
-def _error_for(response: httpx.Response, base_url: str) -> LLMError:
-    status = response.status_code
-    where = f"{base_url}: HTTP {status}: {quote_body(response.text)!r}"
+def _error_for(status: int, text: str, base_url: str) -> LLMError:
+    where = f"{base_url}: HTTP {status}: {quote_body(text)!r}"
     if status in (401, 403):
         return LLMAuthError(where, status=status)
     if status in (402, 429):

@@ -14,6 +14,7 @@ from typing import Any
 
 from hermes_core.llm import FailureCooldown, LLMError
 from hermes_core.log import logger
+from hermes_core.signatures import accepted_keywords
 
 __all__ = ["TRUNCATED_TOKENS", "summarize"]
 
@@ -47,12 +48,15 @@ def summarize(
     input_tokens: int,
     target_tokens: int,
     cooldown: FailureCooldown | None = None,
+    deadline: float | None = None,
 ) -> tuple[str, str]:
     """``(summary, level)``, level one of detailed, bullets, truncated; smaller than the input.
 
     An LLM failure starts (or escalates) ``cooldown``; a summary the LLM
-    wrote ends it.
+    wrote ends it. ``deadline`` (``time.monotonic()``) caps each LLM request,
+    for a client that takes one.
     """
+    extra = accepted_keywords(llm.complete, {"deadline": deadline}) if llm is not None else {}
     if llm is not None and not (cooldown is not None and cooldown.remaining()):
         for level, instruction, target in (
             ("detailed", _DETAILED, target_tokens),
@@ -65,6 +69,7 @@ def summarize(
                         {"role": "user", "content": text},
                     ],
                     max_tokens=target,
+                    **extra,
                 )
             except LLMError as exc:
                 seconds = cooldown.failed() if cooldown is not None else None

@@ -239,3 +239,24 @@ def test_passes_per_turn_are_capped_by_max_attempts() -> None:
 def test_threshold_tokens_overrides_the_fraction() -> None:
     engine = engine_with(None, threshold_tokens=1_234)
     assert engine.threshold_tokens == 1_234
+
+
+def test_the_hosts_deadline_caps_the_summariser_request() -> None:
+    import time
+
+    from hermes_compressor import CompressorEngine
+    from hermes_core.llm import AuxiliaryLLMConfig, ChatClient
+    from hermes_core.testing import sample_conversation
+    from tests.servers import Trickle
+
+    trickle = Trickle()
+    try:
+        llm = ChatClient(AuxiliaryLLMConfig(trickle.url, "m", timeout_seconds=600), env={})
+        engine = CompressorEngine(llm=llm)
+        engine.update_model("m", 8_000)
+        history = sample_conversation(40)
+        result = engine.compress(history, 7_000, None, False, deadline=time.monotonic() + 1.0)
+        assert result == history  # the request gave up at the deadline: nothing changed
+        assert not trickle.finished.is_set()  # while the server was still sending
+    finally:
+        trickle.close()
