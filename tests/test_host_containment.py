@@ -200,3 +200,56 @@ def test_the_hosts_own_work_around_engine_calls_is_fail_open() -> None:
     other = host_for(BadThresholds)
     other.update_model("m", 10_000)  # does not raise
     assert other.status()["hook_failures"] == 1
+
+
+class Hanging(Recording):
+    """Every bounded hook blocks until the test releases it."""
+
+    release = threading.Event()
+
+    @property
+    def name(self) -> str:
+        return "hanging"
+
+    def _hang(self, *args: Any, **kwargs: Any) -> Any:
+        Hanging.release.wait(60)
+        return None
+
+    select_context = on_turn_complete = on_session_start = on_session_end = _hang  # type: ignore[assignment]
+    on_session_reset = update_model = close = _hang  # type: ignore[assignment]
+
+    def get_tool_schemas(self) -> list[dict[str, Any]]:
+        Hanging.release.wait(60)
+        return [{"name": "t", "parameters": {"type": "object"}}]
+
+    def handle_tool_call(self, name: str, args: dict[str, Any], **kwargs: Any) -> str:
+        Hanging.release.wait(60)
+        return "{}"
+
+    def get_status(self) -> dict[str, Any]:
+        Hanging.release.wait(60)
+        return {}
+
+
+def test_an_engine_hanging_in_any_bounded_call_costs_the_agent_only_the_bound() -> None:
+    Hanging.release = threading.Event()
+    host = host_for(Hanging, config={"compression": {"hook_timeout_seconds": 0.2}})
+    history = sample_conversation(3)
+    try:
+        host.update_model("m", 10_000)
+        host.start_session("s")
+        request = [*history, {"role": "user", "content": "next"}]
+        assert host.select_context(request, conversation_messages=history) is request
+        host.turn_complete(history, None)
+        assert host.tool_schemas() == []
+        assert "error" in json.loads(host.handle_tool_call("t", {}))
+        status = host.status()
+        assert "did not answer in time" in status["engine_status_error"]
+        host.end_session("s", history)
+        host.reset_session()
+        host.close()
+        assert not Hanging.release.is_set()  # every answer came while the engine still hung
+        assert host.counters.hook_timeouts == 9  # the tool call never reached it: no tools listed
+        assert host.counters.select_context_fallbacks == 1
+    finally:
+        Hanging.release.set()

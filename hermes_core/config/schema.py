@@ -220,6 +220,15 @@ KEYS: tuple[KeyRule, ...] = (
         "Retries of 429 and 5xx answers, with exponential backoff.",
     ),
     KeyRule(
+        "compression.hook_timeout_seconds",
+        seconds(0, 86_400),
+        "a number of seconds from 0 to 86400 (0 calls engines inline, unbounded)",
+        30,
+        "Upper bound on every other engine call that may do work or I/O (select_context, "
+        "turn_complete, tools, sessions, update_model, status, close); the per-response "
+        "accessors (should_compress, record_usage) run inline.",
+    ),
+    KeyRule(
         "compression.context_timeout_seconds",
         seconds(0, 86_400),
         "a number of seconds from 0 to 86400 (0 runs passes without a timeout)",

@@ -22,6 +22,7 @@ class HostCounters:
     pass_pool_exhausted: int = 0
     select_context_fallbacks: int = 0
     hook_failures: int = 0
+    hook_timeouts: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def add(self, name: str, amount: int = 1) -> None:

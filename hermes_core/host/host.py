@@ -21,10 +21,11 @@ import pluggy
 from hermes_core.config import HermesConfig, load_config
 from hermes_core.containment import reraise_user_interrupt
 from hermes_core.engine import ContextEngine, Message
+from hermes_core.host.bounded import BoundedCalls
 from hermes_core.host.counters import HostCounters
 from hermes_core.host.passes import PassOutcome, PassRunner
 from hermes_core.host.pool import DaemonPool, shared_pool
-from hermes_core.host.tools import dispatch_tool_call, tool_entries
+from hermes_core.host.tools import dispatch_tool_call, tool_entries, tool_failure
 from hermes_core.host.tracing import trace_enabled, traced
 from hermes_core.host.usage import normalize_usage
 from hermes_core.log import logger
@@ -113,8 +114,13 @@ class ContextHost:
         self._closed = False
 
         env = os.environ if env is None else env
-        timeout = self.config.section("compression").get("context_timeout_seconds", 120)
-        self.context_timeout_seconds: float = float(timeout)
+        section = self.config.section("compression")
+        self.context_timeout_seconds: float = float(section.get("context_timeout_seconds", 120))
+        #: Seconds any other bounded engine call may take (0: inline, unbounded).
+        self.hook_timeout_seconds: float = float(section.get("hook_timeout_seconds", 30))
+        self._bounded = BoundedCalls(
+            self._pool, self.hook_timeout_seconds, self._failed, self._hook_late
+        )
         engine = self.engine
         methods = {name: getattr(engine, name) for name in _TRACED}
         if trace_enabled(env):
@@ -176,6 +182,16 @@ class ContextHost:
             error=f"{type(exc).__name__}: {exc}",
         )
 
+    def _hook_late(self, method: str, limit: float) -> None:
+        self.counters.add("hook_timeouts")
+        logger.warning(
+            "context_engine.hook_timeout",
+            engine=self.engine_name,
+            method=method,
+            seconds=limit,
+            effect="the agent got what it would have had without the engine",
+        )
+
     def _bad_result(self, method: str, result: object) -> None:
         self.counters.add("hook_failures")
         logger.warning(
@@ -212,32 +228,34 @@ class ContextHost:
         """
         self.session_id = session_id
         offered = {**self._session_context, **kwargs}
-        method = self._methods["on_session_start"]
-        try:
-            method(session_id, **accepted_keywords(self.engine.on_session_start, offered))
-        except BaseException as exc:
-            reraise_user_interrupt(exc)
-            self._failed("on_session_start", exc)
+        self._bounded(
+            "on_session_start",
+            self._methods["on_session_start"],
+            None,
+            session_id,
+            **accepted_keywords(self.engine.on_session_start, offered),
+        )
 
     def end_session(self, session_id: str, messages: list[Message]) -> None:
         """A real boundary (exit, reset, gateway expiry): ``on_session_end`` with a copy."""
         try:
-            self._methods["on_session_end"](session_id, copy_messages(messages))
+            copied = copy_messages(messages)
         except BaseException as exc:
             reraise_user_interrupt(exc)
             self._failed("on_session_end", exc)
+            return
+        self._bounded("on_session_end", self._methods["on_session_end"], None, session_id, copied)
 
     def reset_session(self, *, session_id: str | None = None) -> None:
         """``/new`` or ``/reset`` of ``session_id`` (default: the current session):
         ``on_session_reset``, with ``session_id`` when the engine accepts it."""
         offered = {"session_id": session_id or self.session_id}
-        try:
-            self._methods["on_session_reset"](
-                **accepted_keywords(self.engine.on_session_reset, offered)
-            )
-        except BaseException as exc:
-            reraise_user_interrupt(exc)
-            self._failed("on_session_reset", exc)
+        self._bounded(
+            "on_session_reset",
+            self._methods["on_session_reset"],
+            None,
+            **accepted_keywords(self.engine.on_session_reset, offered),
+        )
 
     def close(self) -> None:
         """Release what the engine holds (its ``close`` hook, e.g. LCM's database connections).
@@ -249,11 +267,7 @@ class ContextHost:
         if self._closed:
             return
         self._closed = True
-        try:
-            self._methods["close"]()
-        except BaseException as exc:
-            reraise_user_interrupt(exc)
-            self._failed("close", exc)
+        self._bounded("close", self._methods["close"], None)
 
     def __enter__(self) -> ContextHost:
         return self
@@ -285,13 +299,14 @@ class ContextHost:
             "provider": provider,
             "api_mode": api_mode,
         }
-        try:
-            self._methods["update_model"](
-                model, context_length, **accepted_keywords(self.engine.update_model, offered)
-            )
-        except BaseException as exc:
-            reraise_user_interrupt(exc)
-            self._failed("update_model", exc)
+        self._bounded(
+            "update_model",
+            self._methods["update_model"],
+            None,
+            model,
+            context_length,
+            **accepted_keywords(self.engine.update_model, offered),
+        )
 
     # ------------------------------------------------------------------ per response
 
@@ -513,17 +528,23 @@ class ContextHost:
         if observe is None:
             return
         try:
-            observe(
-                copy_messages(messages),
-                normalize_usage(usage) if usage is not None else None,
-                **accepted_keywords(
-                    self.engine.on_turn_complete,
-                    {"session_id": session_id or self.session_id, **meta},
-                ),
-            )
+            copied = copy_messages(messages)
+            normalized = normalize_usage(usage) if usage is not None else None
         except BaseException as exc:
             reraise_user_interrupt(exc)
             self._failed("on_turn_complete", exc)
+            return
+        self._bounded(
+            "on_turn_complete",
+            observe,
+            None,
+            copied,
+            normalized,
+            **accepted_keywords(
+                self.engine.on_turn_complete,
+                {"session_id": session_id or self.session_id, **meta},
+            ),
+        )
 
     # ------------------------------------------------------------------ tools
 
@@ -533,12 +554,9 @@ class ContextHost:
         Nameless schemas and names among ``existing_tool_names`` are skipped
         with a warning. An engine that fails here offers no tools.
         """
-        try:
-            schemas = self._methods["get_tool_schemas"]()
-        except BaseException as exc:
-            reraise_user_interrupt(exc)
-            self._failed("get_tool_schemas", exc)
-            schemas = []
+        schemas: list[dict[str, Any]] = self._bounded(
+            "get_tool_schemas", self._methods["get_tool_schemas"], []
+        )
         entries, names = tool_entries(schemas, existing_tool_names, self.engine_name)
         self._tool_names = names
         return entries
@@ -566,9 +584,21 @@ class ContextHost:
         if messages is not None:
             offered["messages"] = copy_messages(messages)
         extra = accepted_keywords(self.engine.handle_tool_call, offered)
-        return dispatch_tool_call(
-            self._methods["handle_tool_call"], self._tool_names, name, args, extra
-        )
+        return dispatch_tool_call(self._bounded_tool, self._tool_names, name, args, extra)
+
+    def _bounded_tool(self, name: str, args: Any, **extra: Any) -> Any:
+        """The engine's tool call, bounded; a tool that raises answers with what it raised."""
+        handle = self._methods["handle_tool_call"]
+
+        def run() -> Any:
+            try:
+                return handle(name, args, **extra)
+            except BaseException as exc:
+                reraise_user_interrupt(exc)  # only ever true when run inline
+                return tool_failure(name, exc)
+
+        late = {"error": f"Context engine tool '{name}' did not answer in time"}
+        return self._bounded("handle_tool_call", run, late)
 
     # ------------------------------------------------------------------ status
 
@@ -579,12 +609,20 @@ class ContextHost:
         ``engine_fallback`` (the reason the default is used, or None), and the
         counters of :class:`~hermes_core.host.counters.HostCounters`.
         """
-        try:
-            status = dict(self._methods["get_status"]())
-        except BaseException as exc:
-            reraise_user_interrupt(exc)
-            self._failed("get_status", exc)
-            status = {"engine_status_error": f"{type(exc).__name__}: {exc}"}
+        failure: dict[str, Any] = {}
+
+        def engine_status() -> dict[str, Any]:
+            return dict(self._methods["get_status"]())
+
+        def record(method: str, exc: BaseException) -> None:
+            self._failed(method, exc)
+            failure["engine_status_error"] = f"{type(exc).__name__}: {exc}"
+
+        status = BoundedCalls(self._pool, self.hook_timeout_seconds, record, self._hook_late)(
+            "get_status", engine_status, None
+        )
+        if status is None:
+            status = failure or {"engine_status_error": "get_status did not answer in time"}
         fallback = self.activation.fallback
         status.update(
             engine=self.engine_name,
@@ -613,32 +651,27 @@ class _SelectingHost(ContextHost):
         session_id: str | None = None,
     ) -> list[Message]:
         """For an engine that overrides it; see :meth:`ContextHost.select_context`."""
-        select = self._engine_select
         try:
             request, history, incoming = _copies(
                 request_messages, conversation_messages, incoming_message
             )
-            if self._select_takes_session:
-                result = select(
-                    request,
-                    conversation_messages=history,
-                    incoming_message=incoming,
-                    budget_tokens=budget_tokens,
-                    session_id=session_id or self.session_id,
-                )
-            else:
-                result = select(
-                    request,
-                    conversation_messages=history,
-                    incoming_message=incoming,
-                    budget_tokens=budget_tokens,
-                )
         except BaseException as exc:
             reraise_user_interrupt(exc)
             self.counters.add("select_context_fallbacks")
             self._failed("select_context", exc)
             return request_messages
+        keywords: dict[str, Any] = {
+            "conversation_messages": history,
+            "incoming_message": incoming,
+            "budget_tokens": budget_tokens,
+        }
+        if self._select_takes_session:
+            keywords["session_id"] = session_id or self.session_id
+        failures = self.counters.hook_failures + self.counters.hook_timeouts
+        result = self._bounded("select_context", self._engine_select, None, request, **keywords)
         if result is None:
+            if self.counters.hook_failures + self.counters.hook_timeouts > failures:
+                self.counters.add("select_context_fallbacks")
             return request_messages
         if result.__class__ is list and result and not validate_messages(result):
             return result

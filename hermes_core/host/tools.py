@@ -9,7 +9,11 @@ from typing import Any
 from hermes_core.containment import reraise_user_interrupt
 from hermes_core.log import logger
 
-__all__ = ["dispatch_tool_call", "tool_entries"]
+__all__ = [
+    "dispatch_tool_call",
+    "tool_entries",
+    "tool_failure",
+]
 
 
 def tool_entries(
@@ -48,6 +52,12 @@ def _error(text: str) -> str:
     return json.dumps({"error": text})
 
 
+def tool_failure(name: str, exc: BaseException) -> str:
+    """The JSON answer for a tool that raised ``exc`` (logged as ``context_engine.tool_failed``)."""
+    logger.warning("context_engine.tool_failed", tool=name, error=f"{type(exc).__name__}: {exc}")
+    return _error(f"Context engine tool '{name}' failed: {type(exc).__name__}: {exc}")
+
+
 def dispatch_tool_call(
     handle: Callable[..., Any],
     known: frozenset[str],
@@ -80,10 +90,7 @@ def dispatch_tool_call(
         result = handle(name, args, **extra)
     except BaseException as exc:
         reraise_user_interrupt(exc)
-        logger.warning(
-            "context_engine.tool_failed", tool=name, error=f"{type(exc).__name__}: {exc}"
-        )
-        return _error(f"Context engine tool '{name}' failed: {type(exc).__name__}: {exc}")
+        return tool_failure(name, exc)
     if isinstance(result, str):
         return result
     if isinstance(result, (dict, list)):
