@@ -52,8 +52,9 @@ class WindowEngine(CompressorEngine):
         return head + request_messages[start:]
 
 
-def host_for(engine: type[ContextEngine], name: str) -> ContextHost:
-    host = testing_host_for(engine, name)
+def host_for(engine: type[ContextEngine], name: str, hook_timeout: float = 30) -> ContextHost:
+    config = {"compression": {"hook_timeout_seconds": hook_timeout}}
+    host = testing_host_for(engine, name, config=config)
     host.update_model("bench-model", 200_000)
     return host
 
@@ -85,7 +86,8 @@ def plain(
 
 def main() -> int:
     compressor_host = host_for(CompressorEngine, "compressor")
-    window_host = host_for(WindowEngine, "window")
+    window_host = host_for(WindowEngine, "window")  # bounded: the call runs on the pool
+    inline_host = host_for(WindowEngine, "window", hook_timeout=0)
     compressor: Any = compressor_host.engine
     window: Any = window_host.engine
     history = sample_conversation(50)
@@ -120,6 +122,10 @@ def main() -> int:
         f"select_context, overriding window engine ({len(request)} messages)": (
             "window.select_context" + every_arg,
             "window_host.select_context" + every_arg,
+        ),
+        "  the same, inline (hook_timeout_seconds: 0)": (
+            "window.select_context" + every_arg,
+            "inline_host.select_context" + every_arg,
         ),
     }
     results = (
