@@ -65,6 +65,36 @@ _TRACED = (
 )
 
 
+#: The counter of each way a pass can leave the messages as they were.
+_PASS_COUNTERS = {
+    "error": "pass_failures",
+    "timeout": "pass_timeouts",
+    "invalid": "pass_invalid_results",
+    "busy": "pass_busy",
+    "pool_exhausted": "pass_pool_exhausted",
+    "no_gain": "passes_no_gain",
+}
+_PASS_EVENTS = {
+    "timeout": "context_engine.compress_timeout",
+    "no_gain": "context_engine.no_gain",
+}
+
+
+def _measured(messages: list[Message], outcome: PassOutcome) -> tuple[PassOutcome, int, int]:
+    """A compressed outcome checked for gain: ``no_gain`` when it is not smaller than its
+    input (the input is kept), ``invalid`` when no estimate can measure it."""
+    try:
+        before = estimate_tokens(messages)
+        after = estimate_tokens(outcome.messages)
+    except (ValueError, TypeError, RecursionError) as exc:  # self-referential, nested too deep
+        detail = f"unmeasurable: {type(exc).__name__}"
+        return PassOutcome(messages, "invalid", outcome.seconds, detail), 0, 0
+    if after >= before:
+        detail = f"{before} -> {after} tokens"
+        return PassOutcome(messages, "no_gain", outcome.seconds, detail), before, after
+    return outcome, before, after
+
+
 def _overrides(engine: ContextEngine, method: str) -> bool:
     """Whether ``engine`` replaces the ABC's default ``method`` (the class or the instance)."""
     return method in vars(engine) or getattr(type(engine), method) is not getattr(
@@ -398,75 +428,39 @@ class ContextHost:
         keywords = {k: v for k, v in offered.items() if k in self._compress_offers}
         self.counters.add("passes")
         outcome = self._passes.run(session, messages, keywords, timeout)
+        before = after = 0
         if outcome.outcome == "compressed":
-            try:
-                before = estimate_tokens(messages)
-                after = estimate_tokens(outcome.messages)
-            except (ValueError, TypeError, RecursionError) as exc:
-                # content no estimate can measure (self-referential, nested past any limit)
-                # is no list to continue with
-                outcome = PassOutcome(
-                    messages, "invalid", outcome.seconds, f"unmeasurable: {type(exc).__name__}"
-                )
-                before = after = 0
+            outcome, before, after = _measured(messages, outcome)
         if outcome.outcome == "compressed":
-            if after < before:
-                self.counters.add("passes_compressed")
-                logger.info(
-                    "context_engine.compressed",
-                    engine=self.engine_name,
-                    session_id=session,
-                    before_tokens=before,
-                    after_tokens=after,
-                    messages_before=len(messages),
-                    messages_after=len(outcome.messages),
-                    seconds=round(outcome.seconds, 3),
-                )
-                self._notify(
-                    "hermes_context_compressed",
-                    session_id=session,
-                    before_tokens=before,
-                    after_tokens=after,
-                    engine_name=self.engine_name,
-                )
-                return outcome.messages
-            # a pass that freed nothing (or grew the context) is no compaction: keep the input
-            self.counters.add("passes_no_gain")
-            logger.warning(
-                "context_engine.no_gain",
+            self.counters.add("passes_compressed")
+            logger.info(
+                "context_engine.compressed",
                 engine=self.engine_name,
                 session_id=session,
                 before_tokens=before,
                 after_tokens=after,
+                messages_before=len(messages),
+                messages_after=len(outcome.messages),
                 seconds=round(outcome.seconds, 3),
             )
             self._notify(
-                "hermes_context_pass_failed",
+                "hermes_context_compressed",
                 session_id=session,
+                before_tokens=before,
+                after_tokens=after,
                 engine_name=self.engine_name,
-                reason="no_gain",
             )
-            return messages
-        counter = {
-            "error": "pass_failures",
-            "timeout": "pass_timeouts",
-            "invalid": "pass_invalid_results",
-            "busy": "pass_busy",
-            "pool_exhausted": "pass_pool_exhausted",
-        }[outcome.outcome]
-        self.counters.add(counter)
-        event = (
-            "context_engine.compress_timeout"
-            if outcome.outcome == "timeout"
-            else ("context_engine.compress_failed")
-        )
+            return outcome.messages
+        self.counters.add(_PASS_COUNTERS[outcome.outcome])
+        sizes = {"before_tokens": before, "after_tokens": after} if before else {}
         logger.warning(
-            event,
+            _PASS_EVENTS.get(outcome.outcome, "context_engine.compress_failed"),
             engine=self.engine_name,
             session_id=session,
             reason=outcome.outcome,
             detail=outcome.detail,
             seconds=round(outcome.seconds, 3),
+            **sizes,
         )
         self._notify(
             "hermes_context_pass_failed",

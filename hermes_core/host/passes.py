@@ -23,7 +23,7 @@ from hermes_core.messages.copying import copy_messages
 
 __all__ = ["PassOutcome", "PassRunner"]
 
-Outcome = Literal["compressed", "error", "timeout", "invalid", "busy", "pool_exhausted"]
+Outcome = Literal["compressed", "error", "timeout", "invalid", "busy", "pool_exhausted", "no_gain"]
 
 
 @dataclass(frozen=True)
