@@ -645,33 +645,49 @@ class _SelectingHost(ContextHost):
         session_id: str | None = None,
     ) -> list[Message]:
         """For an engine that overrides it; see :meth:`ContextHost.select_context`."""
-        try:
+        select = self._engine_select
+        session = session_id or self.session_id if self._select_takes_session else None
+
+        def run() -> Any:
+            # copies, the engine and the check all run where the bound applies, on one
+            # thread: handing copies from one core to another cost more than the hop itself
             request, history, incoming = _copies(
                 request_messages, conversation_messages, incoming_message
             )
-        except BaseException as exc:
-            reraise_user_interrupt(exc)
-            self.counters.add("select_context_fallbacks")
-            self._failed("select_context", exc)
-            return request_messages
-        keywords: dict[str, Any] = {
-            "conversation_messages": history,
-            "incoming_message": incoming,
-            "budget_tokens": budget_tokens,
-        }
-        if self._select_takes_session:
-            keywords["session_id"] = session_id or self.session_id
+            keywords: dict[str, Any] = {
+                "conversation_messages": history,
+                "incoming_message": incoming,
+                "budget_tokens": budget_tokens,
+            }
+            if self._select_takes_session:
+                keywords["session_id"] = session
+            result = select(request, **keywords)
+            if result is None or (
+                result.__class__ is list and result and not validate_messages(result)
+            ):
+                return result
+            return _Rejected(result)
+
         failures = self.counters.hook_failures + self.counters.hook_timeouts
-        result = self._bounded("select_context", self._engine_select, None, request, **keywords)
+        result = self._bounded("select_context", run, None)
         if result is None:
             if self.counters.hook_failures + self.counters.hook_timeouts > failures:
                 self.counters.add("select_context_fallbacks")
             return request_messages
-        if result.__class__ is list and result and not validate_messages(result):
-            return result
-        self.counters.add("select_context_fallbacks")
-        self._bad_result("select_context", result)
-        return request_messages
+        if result.__class__ is _Rejected:
+            self.counters.add("select_context_fallbacks")
+            self._bad_result("select_context", result.value)
+            return request_messages
+        return result  # type: ignore[no-any-return]
+
+
+class _Rejected:
+    """A select_context result that is not a valid message list."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
 
 
 def _copies(
