@@ -43,12 +43,7 @@ def terminal_chart(report: ReplayReport, width: int = 72, height: int = 16) -> s
         )
     figure.plot(turns, sent, label="tokens sent per model call")
     if report.passes:
-        figure.scatter(
-            [p.turn for p in report.passes],
-            [p.tokens_after for p in report.passes],
-            marker="x",
-            label="compaction pass, size after (x)",
-        )
+        figure.scatter(*report.pass_points(), marker="x", label="compaction pass, size after (x)")
     return str(figure.show(legend=True))
 
 
@@ -82,8 +77,7 @@ def write_image(report: ReplayReport, path: Path) -> None:
             axes.axhline(report.threshold_tokens, color="orange", lw=1, ls="--", label="threshold")
         if report.passes:
             axes.scatter(
-                [p.turn for p in report.passes],
-                [p.tokens_after for p in report.passes],
+                *report.pass_points(),
                 marker="v",
                 color="black",
                 zorder=3,

@@ -60,6 +60,10 @@ class ReplayReport:
     def largest_request(self) -> int:
         return max((turn.sent_tokens for turn in self.turns), default=0)
 
+    def pass_points(self) -> tuple[list[int], list[int]]:
+        """Where each pass ended, for a chart: (model call numbers, tokens after the pass)."""
+        return [p.turn for p in self.passes], [p.tokens_after for p in self.passes]
+
     @property
     def over_window(self) -> list[Turn]:
         """The model calls whose request did not fit the window (a provider rejects them)."""
