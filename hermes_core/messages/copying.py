@@ -70,7 +70,10 @@ def copy_message(message: Any) -> Any:
     if message.__class__ is not dict:
         return _copy_value(message)
     keys = message.keys()
-    if keys <= _FLAT_KEYS and _scalars(message):
+    if keys <= _FLAT_KEYS:
+        for value in message.values():  # inline, not _scalars(): the most common message
+            if value.__class__ not in _SCALARS:
+                return _copy_value(message)
         return message.copy()
     calls = message.get("tool_calls")
     if (
