@@ -277,3 +277,31 @@ def test_waiting_for_the_previous_pass_counts_against_the_timeout() -> None:
     assert outcome.outcome == "compressed"
     (given,) = asked
     assert 0 < given < 30.0  # what is left of the 30 s, not 30 s again
+
+
+def test_a_result_whose_only_fault_is_broken_tool_pairs_is_repaired(logs: EventCapture) -> None:
+    host = host_for(Returning)
+    original = messages()
+    orphan = {"role": "tool", "tool_call_id": "gone", "content": "a result whose call was folded"}
+    unanswered = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [{"id": "late", "type": "function", "function": {"name": "f"}}],
+    }
+    host.engine.result = [original[0], orphan, original[-1], unanswered]  # type: ignore[attr-defined]
+    result = host.compress(original)
+    assert result == [original[0], original[-1]]
+    (event,) = events(logs, "context_engine.result_repaired")
+    assert event["dropped_messages"] == 2 and "follows no pending tool call" in str(
+        event["problems"]
+    )
+    assert host.status()["passes_compressed"] == 1
+
+
+def test_a_result_with_other_faults_besides_tool_pairs_is_still_discarded() -> None:
+    host = host_for(Returning)
+    original = messages()
+    orphan = {"role": "tool", "tool_call_id": "gone", "content": "x"}
+    host.engine.result = [original[0], orphan, {"role": "wizard", "content": "?"}]  # type: ignore[attr-defined]
+    assert host.compress(original) is original
+    assert host.status()["pass_invalid_results"] == 1

@@ -432,6 +432,14 @@ class ContextHost:
         if outcome.outcome == "compressed":
             outcome, before, after = _measured(messages, outcome)
         if outcome.outcome == "compressed":
+            if outcome.repaired:
+                logger.warning(
+                    "context_engine.result_repaired",
+                    engine=self.engine_name,
+                    session_id=session,
+                    dropped_messages=outcome.repaired,
+                    problems=outcome.detail,
+                )
             self.counters.add("passes_compressed")
             logger.info(
                 "context_engine.compressed",

@@ -4,7 +4,8 @@ Rules (see ``ContextHost.compress``): the engine works on a deep copy; with a
 timeout the pass runs on the shared daemon pool and, when the timeout
 passes, the original messages are kept and whatever the engine returns later
 is dropped; one pass per session at a time; a result that is not a valid
-message sequence is discarded.
+message sequence is discarded, except one whose only faults are orphaned tool
+results or unanswered tool calls: that one is repaired and accepted.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any, Literal
 
 from hermes_core.containment import reraise_user_interrupt
 from hermes_core.host.pool import DaemonPool
-from hermes_core.messages import validate_messages
+from hermes_core.messages import sanitize_tool_pairs, validate_messages
 from hermes_core.messages.copying import copy_messages
 
 __all__ = ["PassOutcome", "PassRunner"]
@@ -34,6 +35,8 @@ class PassOutcome:
     outcome: Outcome
     seconds: float
     detail: str = ""
+    #: Messages dropped to repair tool pairs in the engine's result (0: none needed).
+    repaired: int = 0
 
 
 class PassRunner:
@@ -117,6 +120,13 @@ class PassRunner:
         if not isinstance(result, list):
             return PassOutcome(messages, "invalid", seconds, f"returned {type(result).__name__}")
         problems = validate_messages(result)
+        if problems and all(p.repairable for p in problems):
+            repaired = sanitize_tool_pairs(result)
+            if repaired and not validate_messages(repaired):
+                # only orphaned results or unanswered calls: the repair Hermes Agent makes
+                detail = "; ".join(str(p) for p in problems[:3])
+                dropped = len(result) - len(repaired)
+                return PassOutcome(repaired, "compressed", seconds, detail, repaired=dropped)
         if problems or not result:
             detail = "; ".join(str(p) for p in problems[:3]) or "returned an empty list"
             return PassOutcome(messages, "invalid", seconds, detail)

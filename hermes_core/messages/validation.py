@@ -14,10 +14,16 @@ ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function
 
 @dataclass(frozen=True)
 class MessageProblem:
-    """One reason a provider would reject the sequence; ``index`` is the message's position."""
+    """One reason a provider would reject the sequence; ``index`` is the message's position.
+
+    ``repairable`` is True for an orphaned tool result or an unanswered tool
+    call, which :func:`~hermes_core.sanitize_tool_pairs` removes (the repair
+    Hermes Agent makes before every provider call).
+    """
 
     index: int
     problem: str
+    repairable: bool = False
 
     def __str__(self) -> str:
         return f"message {self.index}: {self.problem}"
@@ -45,7 +51,7 @@ def _call_ids(message: dict[str, Any], index: int, problems: list[MessageProblem
 
 def _unanswered(pending: dict[str, int], problems: list[MessageProblem]) -> None:
     for call_id, at in pending.items():
-        problems.append(MessageProblem(at, f"tool call {call_id!r} has no result"))
+        problems.append(MessageProblem(at, f"tool call {call_id!r} has no result", True))
 
 
 def validate_messages(messages: Sequence[Any]) -> list[MessageProblem]:
@@ -78,7 +84,9 @@ def validate_messages(messages: Sequence[Any]) -> list[MessageProblem]:
             call_id = message.get("tool_call_id")
             if not isinstance(call_id, str) or pending.pop(call_id, None) is None:
                 problems.append(
-                    MessageProblem(index, f"tool result {call_id!r} follows no pending tool call")
+                    MessageProblem(
+                        index, f"tool result {call_id!r} follows no pending tool call", True
+                    )
                 )
             continue
         if role not in roles:
