@@ -49,6 +49,8 @@ class CompressorEngine(ContextEngine):
     ) -> None:
         self.settings = CompressorSettings.from_config(config, hermes_config)
         self.threshold_percent = self.settings.threshold
+        self.protect_first_n = self.settings.protect_first_n
+        self.protect_last_n = self.settings.protect_last_n
         self.llm = llm
         self.count_tokens = token_counter
         self.cooldown = FailureCooldown(clock) if clock else FailureCooldown()

@@ -39,6 +39,11 @@ class ContextEngine(ABC):
     context_length: int = 0
     compression_count: int = 0
     threshold_percent: float = 0.75
+    #: Non-system head messages a pass keeps verbatim (the system prompt always is).
+    #: Hermes Agent reads it, without a fallback, for its preflight check.
+    protect_first_n: int = 3
+    #: Tail messages a pass keeps verbatim. Hermes Agent reads it too.
+    protect_last_n: int = 6
     model_thresholds: Mapping[str, float] = MappingProxyType({})
     # The threshold the engine was configured with, remembered at the first
     # update_model() so that leaving an overridden model restores it.
@@ -92,6 +97,11 @@ class ContextEngine(ABC):
 
     def should_compress_preflight(self, messages: list[Message]) -> bool:
         """Cheap estimate before a provider call; True asks for exactly one pass. Default: False."""
+        return False
+
+    def should_defer_preflight_to_real_usage(self, rough_tokens: int) -> bool:
+        """True when the preflight check should trust the last real usage over a rough
+        estimate of ``rough_tokens`` (a compressed request that already fit). Default: False."""
         return False
 
     def has_content_to_compress(self, messages: list[Message]) -> bool:

@@ -42,6 +42,7 @@ HOST_REQUIRED_ARGUMENTS: dict[str, tuple[str, ...]] = {
     "should_compress_info": ("prompt_tokens",),
     "should_compress_preflight": ("messages",),
     "has_content_to_compress": ("messages",),
+    "should_defer_preflight_to_real_usage": ("rough_tokens",),
     "on_session_start": ("session_id",),
     "on_session_end": ("session_id", "messages"),
     "on_session_reset": (),
@@ -113,6 +114,14 @@ class ContextEngineSpec:
         """Before a provider call, below the threshold (always: ``messages``).
 
         True asks for exactly one pass. Default: False.
+        """
+        raise NotImplementedError
+
+    @hookspec(firstresult=True)
+    def should_defer_preflight_to_real_usage(self, rough_tokens: int) -> bool:
+        """Before a provider call, with a rough estimate of the request (always:
+        ``rough_tokens``): True makes the preflight trust the last real usage instead.
+        Default: False. Hermes Agent calls it; on ``ContextHost`` it is an inline accessor.
         """
         raise NotImplementedError
 

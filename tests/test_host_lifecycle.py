@@ -9,7 +9,7 @@ import pytest
 
 from hermes_compressor import CompressorEngine
 from hermes_core import ContextHost
-from hermes_core.testing import EventCapture, TemporarySite, host_for
+from hermes_core.testing import EventCapture, TemporarySite, host_for, sample_conversation
 from tests.conftest import engine_source, events
 from tests.host_engines import Recording
 
@@ -261,3 +261,19 @@ def test_closing_an_lcm_host_closes_its_database_connections(tmp_path: Path) -> 
         connection.execute("SELECT 1")
     with pytest.raises(sqlite3.ProgrammingError):
         connection.execute("SELECT 1")  # closed
+
+
+def test_the_host_hands_engines_the_llm_client_it_is_given_and_the_hermes_hooks() -> None:
+    class Client:
+        def complete(self, messages: list[Any], *, max_tokens: int | None = None) -> Any:
+            raise AssertionError("not called here")
+
+    client = Client()
+    host = ContextHost.from_config({"context": {"engine": "compressor"}}, env={}, llm=client)
+    assert host.engine.llm is client  # type: ignore[attr-defined]
+    assert (host.engine.protect_first_n, host.engine.protect_last_n) == (3, 20)
+    assert host.should_defer_preflight_to_real_usage(10_000) is False
+    assert host.has_content_to_compress([{"role": "user", "content": "hi"}]) is False
+    assert host.has_content_to_compress(sample_conversation(40)) is True
+    plain = host_for(Recording)
+    assert (plain.engine.protect_first_n, plain.engine.protect_last_n) == (3, 6)

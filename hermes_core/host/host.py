@@ -62,6 +62,8 @@ _TRACED = (
     "handle_tool_call",
     "get_status",
     "close",
+    "should_defer_preflight_to_real_usage",
+    "has_content_to_compress",
 )
 
 
@@ -187,19 +189,25 @@ class ContextHost:
         source: str | os.PathLike[str] | Mapping[str, Any] | None = None,
         *,
         env: Mapping[str, str] | None = None,
+        llm: Any = None,
         **overrides: Any,
     ) -> ContextHost:
         """Load the configuration, discover engines and activate the selected one.
 
         ``source`` is a ``config.yaml`` path, a mapping, or None for the
-        default location (see :func:`~hermes_core.load_config`). Keyword
-        ``overrides`` are configuration sections merged over the loaded ones,
-        e.g. ``context={"engine": "lcm"}``.
+        default location (see :func:`~hermes_core.load_config`). ``llm``, when
+        not None, is the auxiliary LLM client engines receive instead of the
+        configured one (see :meth:`EngineRegistry.use_llm`). Keyword ``overrides`` are
+        configuration sections merged over the loaded ones, e.g.
+        ``context={"engine": "lcm"}``.
         """
         config = load_config(source, env=env)
         if overrides:
             config = load_config(_merge(dict(config.data), overrides), env=env)
-        return cls(EngineRegistry.discover(config), env=env)
+        registry = EngineRegistry.discover(config)
+        if llm is not None:
+            registry.use_llm(llm)
+        return cls(registry, env=env)
 
     # ------------------------------------------------------------------ failures
 
@@ -388,6 +396,34 @@ class ContextHost:
             self._failed("should_compress_preflight", exc)
             return False
         return result is True
+
+    def should_defer_preflight_to_real_usage(self, rough_tokens: int) -> bool:
+        """Whether the preflight should trust the last real usage over ``rough_tokens``
+        (inline, like ``should_compress``); False on failure."""
+        try:
+            result = self._methods["should_defer_preflight_to_real_usage"](rough_tokens)
+        except BaseException as exc:
+            reraise_user_interrupt(exc)
+            self._failed("should_defer_preflight_to_real_usage", exc)
+            return False
+        return result is True
+
+    def has_content_to_compress(self, messages: list[Message]) -> bool:
+        """Whether a pass could free anything (a manual ``/compress`` asks first).
+
+        Bounded like every call that may do work; True (attempt) on failure, as
+        Hermes Agent's default is.
+        """
+        try:
+            copied = copy_messages(messages)
+        except BaseException as exc:
+            reraise_user_interrupt(exc)
+            self._failed("has_content_to_compress", exc)
+            return True
+        result = self._bounded(
+            "has_content_to_compress", self._methods["has_content_to_compress"], True, copied
+        )
+        return result is not False
 
     # ------------------------------------------------------------------ compression
 

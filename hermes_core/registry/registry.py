@@ -221,6 +221,14 @@ class EngineRegistry:
         clone._llm = _UNSET
         return clone
 
+    def use_llm(self, client: Any) -> None:
+        """Hand engines created from now on ``client`` as their ``llm`` (an object with
+        ``complete(messages, *, max_tokens=None, ...)``, e.g. an adapter over the host
+        agent's own LLM), instead of the client ``auxiliary.compression`` describes;
+        None gives them none."""
+        with self._lock:
+            self._llm = client
+
     def auxiliary_llm(self) -> Any:
         """The ``auxiliary.compression`` chat client, built once; None when none is configured."""
         with self._lock:
