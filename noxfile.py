@@ -27,7 +27,8 @@ def tests(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
-    """ruff, mypy (strict) on hermes_core, and the import contract (the core imports no engine)."""
+    """ruff, mypy (strict) on the core and both engines, and the import contract (the core
+    imports no engine)."""
     session.install(
         "-e",
         ".[test]",

@@ -104,7 +104,11 @@ def prune(messages: Sequence[Any]) -> list[Any]:
             for call in calls:
                 function = call.get("function") if isinstance(call, dict) else None
                 arguments = function.get("arguments") if isinstance(function, dict) else None
-                if isinstance(arguments, str) and len(arguments) > ARGUMENT_MAX_CHARS:
+                if (
+                    isinstance(function, dict)
+                    and isinstance(arguments, str)
+                    and len(arguments) > ARGUMENT_MAX_CHARS
+                ):
                     shorter = shorten_arguments(arguments)
                     if shorter != arguments:
                         call = {**call, "function": {**function, "arguments": shorter}}

@@ -230,3 +230,11 @@ def test_a_pass_deadline_caps_the_request() -> None:
         assert not trickle.finished.is_set()
     finally:
         trickle.close()
+
+
+def test_every_llm_error_is_a_hermes_error() -> None:
+    from hermes_core import HermesError
+    from hermes_core.llm import LLMError
+
+    for kind in (LLMError, LLMAuthError, LLMNetworkError, LLMQuotaError, LLMResponseError):
+        assert issubclass(kind, HermesError)

@@ -8,6 +8,8 @@ but not usefully; fall back to something deterministic".
 
 from __future__ import annotations
 
+from hermes_core.errors import HermesError
+
 __all__ = [
     "LLMAuthError",
     "LLMError",
@@ -17,8 +19,9 @@ __all__ = [
 ]
 
 
-class LLMError(Exception):
-    """Base class; ``status`` is the HTTP status when there was one."""
+class LLMError(HermesError):
+    """Base class; ``status`` is the HTTP status when there was one. A
+    :class:`~hermes_core.HermesError`, like every error hermes-context raises."""
 
     def __init__(self, message: str, *, status: int | None = None) -> None:
         super().__init__(message)

@@ -210,7 +210,8 @@ class LCMEngine(ContextEngine):
     # ------------------------------------------------------------------ tools
 
     def get_tool_schemas(self) -> list[dict[str, Any]]:
-        return json.loads(json.dumps(tools.SCHEMAS))  # callers get their own copy
+        schemas: list[dict[str, Any]] = json.loads(json.dumps(tools.SCHEMAS))  # their own copy
+        return schemas
 
     def handle_tool_call(
         self,

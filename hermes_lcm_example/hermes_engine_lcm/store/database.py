@@ -149,7 +149,7 @@ class Database:
                     db.execute(statement)
                 version = fts_version
             db.execute(f"PRAGMA user_version = {version}")
-        fts = version >= len(CORE_MIGRATIONS) + 1
+        fts: bool = version >= len(CORE_MIGRATIONS) + 1
         if not fts and not _fts_warned:
             _fts_warned = True
             logger.warning(
