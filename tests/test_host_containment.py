@@ -253,3 +253,25 @@ def test_an_engine_hanging_in_any_bounded_call_costs_the_agent_only_the_bound() 
         assert host.counters.select_context_fallbacks == 1
     finally:
         Hanging.release.set()
+
+
+def test_messages_no_copy_can_be_made_of_cost_the_call_not_the_agent() -> None:
+    nested: Any = "x"
+    for _ in range(20_000):
+        nested = [nested]
+    hostile = [{"role": "user", "content": [{"type": "text", "text": "hi", "deep": nested}]}]
+
+    class Tooled(Recording):
+        def get_tool_schemas(self) -> list[dict[str, Any]]:
+            return [{"name": "t", "parameters": {"type": "object"}}]
+
+        def handle_tool_call(self, name: str, args: dict[str, Any], **kwargs: Any) -> str:
+            return "{}"
+
+    host = host_for(Tooled)
+    host.tool_schemas()
+    host.end_session("s", hostile)
+    assert host.has_content_to_compress(hostile) is True
+    answer = json.loads(host.handle_tool_call("t", {}, messages=hostile))
+    assert "RecursionError" in answer["error"]
+    assert host.counters.hook_failures == 2  # end_session, has_content_to_compress

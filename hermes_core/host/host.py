@@ -276,13 +276,8 @@ class ContextHost:
 
     def end_session(self, session_id: str, messages: list[Message]) -> None:
         """A real boundary (exit, reset, gateway expiry): ``on_session_end`` with a copy."""
-        try:
-            copied = copy_messages(messages)
-        except BaseException as exc:
-            reraise_user_interrupt(exc)
-            self._failed("on_session_end", exc)
-            return
-        self._bounded("on_session_end", self._methods["on_session_end"], None, session_id, copied)
+        end = self._methods["on_session_end"]
+        self._bounded("on_session_end", lambda: end(session_id, copy_messages(messages)), None)
 
     def reset_session(self, *, session_id: str | None = None) -> None:
         """``/new`` or ``/reset`` of ``session_id`` (default: the current session):
@@ -414,14 +409,9 @@ class ContextHost:
         Bounded like every call that may do work; True (attempt) on failure, as
         Hermes Agent's default is.
         """
-        try:
-            copied = copy_messages(messages)
-        except BaseException as exc:
-            reraise_user_interrupt(exc)
-            self._failed("has_content_to_compress", exc)
-            return True
+        check = self._methods["has_content_to_compress"]
         result = self._bounded(
-            "has_content_to_compress", self._methods["has_content_to_compress"], True, copied
+            "has_content_to_compress", lambda: check(copy_messages(messages)), True
         )
         return result is not False
 
@@ -565,24 +555,15 @@ class ContextHost:
         observe = self._on_turn_complete
         if observe is None:
             return
-        try:
-            copied = copy_messages(messages)
-            normalized = normalize_usage(usage) if usage is not None else None
-        except BaseException as exc:
-            reraise_user_interrupt(exc)
-            self._failed("on_turn_complete", exc)
-            return
-        self._bounded(
-            "on_turn_complete",
-            observe,
-            None,
-            copied,
-            normalized,
-            **accepted_keywords(
-                self.engine.on_turn_complete,
-                {"session_id": session_id or self.session_id, **meta},
-            ),
+        keywords = accepted_keywords(
+            self.engine.on_turn_complete, {"session_id": session_id or self.session_id, **meta}
         )
+
+        def run() -> None:  # the copy is made where the bound applies, like the call
+            normalized = normalize_usage(usage) if usage is not None else None
+            observe(copy_messages(messages), normalized, **keywords)
+
+        self._bounded("on_turn_complete", run, None)
 
     # ------------------------------------------------------------------ tools
 
@@ -620,7 +601,7 @@ class ContextHost:
         assert self._tool_names is not None
         offered: dict[str, Any] = {"session_id": session_id or self.session_id}
         if messages is not None:
-            offered["messages"] = copy_messages(messages)
+            offered["messages"] = messages  # copied in _bounded_tool, where failures are caught
         extra = accepted_keywords(self.engine.handle_tool_call, offered)
         return dispatch_tool_call(self._bounded_tool, self._tool_names, name, args, extra)
 
@@ -630,6 +611,10 @@ class ContextHost:
 
         def run() -> Any:
             try:
+                if "messages" in extra:
+                    return handle(
+                        name, args, **{**extra, "messages": copy_messages(extra["messages"])}
+                    )
                 return handle(name, args, **extra)
             except BaseException as exc:
                 reraise_user_interrupt(exc)  # only ever true when run inline
@@ -647,20 +632,18 @@ class ContextHost:
         ``engine_fallback`` (the reason the default is used, or None), and the
         counters of :class:`~hermes_core.host.counters.HostCounters`.
         """
-        failure: dict[str, Any] = {}
+        get_status = self._methods["get_status"]
 
         def engine_status() -> dict[str, Any]:
-            return dict(self._methods["get_status"]())
+            try:
+                return dict(get_status())
+            except BaseException as exc:
+                reraise_user_interrupt(exc)  # only ever true when run inline
+                self._failed("get_status", exc)
+                return {"engine_status_error": f"{type(exc).__name__}: {exc}"}
 
-        def record(method: str, exc: BaseException) -> None:
-            self._failed(method, exc)
-            failure["engine_status_error"] = f"{type(exc).__name__}: {exc}"
-
-        status = BoundedCalls(self._pool, self.hook_timeout_seconds, record, self._hook_late)(
-            "get_status", engine_status, None
-        )
-        if status is None:
-            status = failure or {"engine_status_error": "get_status did not answer in time"}
+        late = {"engine_status_error": "get_status did not answer in time"}
+        status: dict[str, Any] = self._bounded("get_status", engine_status, late)
         fallback = self.activation.fallback
         status.update(
             engine=self.engine_name,
@@ -690,7 +673,7 @@ class _SelectingHost(ContextHost):
     ) -> list[Message]:
         """For an engine that overrides it; see :meth:`ContextHost.select_context`."""
         select = self._engine_select
-        session = session_id or self.session_id if self._select_takes_session else None
+        session = (session_id or self.session_id) if self._select_takes_session else None
 
         def run() -> Any:
             # copies, the engine and the check all run where the bound applies, on one
@@ -712,17 +695,21 @@ class _SelectingHost(ContextHost):
                 return result
             return _Rejected(result)
 
-        failures = self.counters.hook_failures + self.counters.hook_timeouts
-        result = self._bounded("select_context", run, None)
-        if result is None:
-            if self.counters.hook_failures + self.counters.hook_timeouts > failures:
-                self.counters.add("select_context_fallbacks")
+        result = self._bounded("select_context", run, _FAILED)
+        if result is None:  # the engine chose not to select this time
+            return request_messages
+        if result is _FAILED:  # it raised or was late (logged and counted by _bounded)
+            self.counters.add("select_context_fallbacks")
             return request_messages
         if result.__class__ is _Rejected:
             self.counters.add("select_context_fallbacks")
             self._bad_result("select_context", result.value)
             return request_messages
         return result  # type: ignore[no-any-return]
+
+
+#: What a bounded select_context gives back when the engine raised or was late.
+_FAILED: Any = object()
 
 
 class _Rejected:
