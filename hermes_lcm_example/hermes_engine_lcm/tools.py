@@ -7,6 +7,7 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
+from hermes_core.messages import text_of
 from hermes_engine_lcm.store.nodes import (
     active_items,
     covered_messages,
@@ -259,14 +260,15 @@ _ENVELOPE_TOKENS = 60
 
 
 def _message_text(message: dict[str, Any]) -> str:
-    """All of a message a reader pages through: its content (text parts joined), else its JSON."""
+    """All of a message a reader pages through: its text when that is all it holds (no tool
+    calls, no part other than text), else its whole JSON."""
     content = message.get("content")
-    if isinstance(content, str) and not message.get("tool_calls"):
-        return content
-    if isinstance(content, list) and not message.get("tool_calls"):
-        texts = [p.get("text") for p in content if isinstance(p, dict)]
-        if all(isinstance(t, str) for t in texts):
-            return "\n".join(texts)  # type: ignore[arg-type]
+    text_only = isinstance(content, str) or (
+        isinstance(content, list)
+        and all(isinstance(p, dict) and isinstance(p.get("text"), str) for p in content)
+    )
+    if text_only and not message.get("tool_calls"):
+        return text_of(message)
     return json.dumps(message, ensure_ascii=False)
 
 

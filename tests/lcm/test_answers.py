@@ -85,3 +85,19 @@ def test_a_huge_message_under_a_summary_is_shown_by_its_first_page(
         page = result["next_page"]
     (shown,) = paged
     assert shown["next_page"] == 1 and "page=1 goes on" in shown["note"]
+
+
+def test_a_huge_message_with_more_than_text_is_paged_whole_as_json(
+    make_lcm: Callable[..., LCMEngine],
+) -> None:
+    engine = make_lcm(context_length=1_000_000)
+    history = conversation(1)
+    history[1] = {"role": "user", "content": [{"type": "text", "text": "y" * 50_000}, "stray"]}
+    engine.on_turn_complete(history)
+    text, page = "", 0
+    while page is not None:
+        args = {"id": "M2", "max_tokens": 2_000, "page": page}
+        result = json.loads(engine.handle_tool_call("lcm_expand", args))
+        text += result["content_page"]
+        page = result["next_page"]
+    assert json.loads(text) == history[1]  # nothing dropped, the stray part included
