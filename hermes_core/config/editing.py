@@ -55,14 +55,20 @@ def _edit(text: str, name: str, newline: str) -> str:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as exc:
         raise ConfigEditError(f"it is not valid YAML ({exc}); fix the file first") from None
-    section = f"context:{newline}  engine: {_scalar(name, None)}{newline}"
+    value_text = _scalar(name, None)
+    # a file without a context section gets one at its end
+    appended = (
+        text
+        + (newline if text and not text.endswith(("\n", "\r")) else "")
+        + f"context:{newline}  engine: {value_text}{newline}"
+    )
     if root is None:
-        return text + (newline if text and not text.endswith(("\n", "\r")) else "") + section
+        return appended
     if not isinstance(root, yaml.MappingNode) or root.flow_style:
         raise ConfigEditError("its top level is not a block mapping of sections")
     pair = _find(root, "context")
     if pair is None:
-        return text + (newline if text and not text.endswith(("\n", "\r")) else "") + section
+        return appended
     key, context = pair
     if context.start_mark.index < key.end_mark.index:
         raise ConfigEditError("'context' is an alias of another node, which the edit would change")
@@ -75,7 +81,7 @@ def _edit(text: str, name: str, newline: str) -> str:
         if match.group(1) is not None:  # "context: ~": the null goes, a comment stays
             line = (line[: 1 + match.start(1)] + line[1 + match.end(1) :]).rstrip()
         indent = " " * (key.start_mark.column + 2)
-        new_line = f"{line}{newline}{indent}engine: {_scalar(name, None)}"
+        new_line = f"{line}{newline}{indent}engine: {value_text}"
         end = key.end_mark.index + len(rest[0].rstrip("\r"))
         return text[: key.end_mark.index] + new_line + text[end:]
     if not isinstance(context, yaml.MappingNode):
@@ -93,14 +99,14 @@ def _edit(text: str, name: str, newline: str) -> str:
         brace = context.start_mark.index
         if not context.value:
             end = context.end_mark.index
-            return text[:brace] + "{engine: " + _scalar(name, None) + "}" + text[end:]
-        return text[: brace + 1] + "engine: " + _scalar(name, None) + ", " + text[brace + 1 :]
+            return text[:brace] + "{engine: " + value_text + "}" + text[end:]
+        return text[: brace + 1] + "engine: " + value_text + ", " + text[brace + 1 :]
     first_key = context.value[0][0]
     line_start = first_key.start_mark.index - first_key.start_mark.column
     if text[line_start : first_key.start_mark.index].strip():
         raise ConfigEditError("'context' starts on a line shared with other text")
     indent = " " * first_key.start_mark.column
-    return text[:line_start] + f"{indent}engine: {_scalar(name, None)}{newline}" + text[line_start:]
+    return text[:line_start] + f"{indent}engine: {value_text}{newline}" + text[line_start:]
 
 
 def _without_engine(data: Any) -> Any:
