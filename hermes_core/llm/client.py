@@ -127,20 +127,14 @@ class ChatClient:
             if status < 400:
                 return self._parse(status, content)
             text = content.decode("utf-8", "replace")
-            if (
-                status in _RETRIED
-                and attempt < self.config.max_retries
-                and not _quota(status, text)
-            ):
-                delay = self._delay(attempt, headers)
-                if time.monotonic() + delay >= ends:
-                    break  # no time left for another try
-                logger.info("llm.retry", status=status, attempt=attempt + 1, delay_seconds=delay)
-                time.sleep(delay)
-                attempt += 1
-                continue
-            raise _error_for(status, text, self.where)
-        raise _error_for(status, text, self.where)
+            retry = status in _RETRIED and attempt < self.config.max_retries
+            delay = self._delay(attempt, headers)
+            # another try only while it may help and time is left for it
+            if not retry or _quota(status, text) or time.monotonic() + delay >= ends:
+                raise _error_for(status, text, self.where)
+            logger.info("llm.retry", status=status, attempt=attempt + 1, delay_seconds=delay)
+            time.sleep(delay)
+            attempt += 1
 
     def _post(self, body: dict[str, Any], ends: float) -> tuple[int, Mapping[str, str], bytes]:
         """POST ``body``, reading the answer while time is left; (status, headers, body)."""
