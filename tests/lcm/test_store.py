@@ -210,3 +210,15 @@ def test_in_strict_mode_a_bad_lcm_value_is_an_error_naming_the_file(tmp_path: Pa
             {"context": {"strict": True}, "lcm": {"fresh_tail_messages": "lots"}},
             hermes_home=tmp_path,
         )
+
+
+def test_a_message_has_one_fingerprint_however_it_is_reached() -> None:
+    from hermes_engine_lcm.store.messages import encode, fingerprint
+
+    for message in (
+        {"role": "user", "content": "plain"},
+        {"role": "user", "content": "ls: \udcff.txt"},
+        {"role": "user", "content": "日本語"},
+    ):
+        assert fingerprint(message) == fingerprint(message, encode(message))
+    assert fingerprint({"role": "user", "content": float("nan")})  # unencodable: still one

@@ -67,14 +67,15 @@ def storable_text(text: str) -> str:
 
 
 def fingerprint(message: Any, body: str | None = None) -> str:
-    """A digest of the whole message (of ``body``, its encoded form, when given).
+    """A digest of the whole message: of ``body``, its :func:`encode` form, computed when not
+    given, so a message has one fingerprint however it is reached.
 
-    Never raises: a message that cannot be encoded is fingerprinted by its
-    ``repr``.
+    Never raises: a message that cannot be encoded (NaN, not JSON at all) is
+    fingerprinted by its ``repr``.
     """
     if body is None:
         try:
-            body = json.dumps(message, ensure_ascii=True, allow_nan=True, default=repr)
+            body = encode(message)
         except (TypeError, ValueError, RecursionError):
             body = repr(message)
     return hashlib.blake2b(body.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()

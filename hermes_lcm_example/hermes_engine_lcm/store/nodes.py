@@ -9,6 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from hermes_engine_lcm.store.messages import storable_text
+
 __all__ = [
     "Item",
     "SummaryRow",
@@ -151,7 +153,7 @@ def replace_with_summary(
     caller checks that before calling. Text SQLite cannot hold as UTF-8 (a lone
     surrogate from an LLM's JSON) is stored with U+FFFD in its place.
     """
-    text = text.encode("utf-8", "replace").decode("utf-8")
+    text = storable_text(text)
     db.execute(
         "INSERT INTO summaries (id, session_id, depth, level, text, tokens, first_seq, last_seq,"
         " first_at, last_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
