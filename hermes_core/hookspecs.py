@@ -10,12 +10,18 @@ Two namespaces live here:
   required parameter is not a parameter of the spec, or that cannot accept an
   argument the host always passes, rejects the engine.
 
-  The host passes the arguments of a spec that are marked "always" by
-  position (``select_context`` passes its others by keyword); every other
-  argument is passed by keyword, and only when the engine's method accepts it
-  (by name or through ``**kwargs``). So an engine written for the
+  The specs are the one declaration of the contract. A parameter without a
+  default is one the host always passes, by position
+  (:data:`HOST_REQUIRED_ARGUMENTS`); a parameter with a default is passed by
+  keyword, and only when the engine's method accepts it by name or through
+  ``**kwargs`` (:data:`HOST_OFFERED_KEYWORDS`). So an engine written for the
   three-argument ``compress(messages, current_tokens, focus_topic)`` keeps
-  working when the host learns to pass ``force``.
+  working when the host learns to pass ``force``. The host, the validator and
+  the contract tests read these tables; adding a hook means adding its spec
+  here and its default to :class:`~hermes_core.ContextEngine`.
+
+  The host calls engine hooks as bound methods, one engine at a time, never
+  through pluggy's hook loop, so the specs carry no ``firstresult``.
 
 * :class:`PluginSpec` holds the hooks of *general plugins* (entry-point group
   ``hermes.plugins``), which may register engines.
@@ -23,43 +29,29 @@ Two namespaces live here:
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
 from hermes_core.markers import hookspec
 
-__all__ = ["HOST_REQUIRED_ARGUMENTS", "ContextEngineSpec", "EngineRegistration", "PluginSpec"]
+__all__ = [
+    "ENGINE_HOOKS",
+    "HOST_OFFERED_KEYWORDS",
+    "HOST_REQUIRED_ARGUMENTS",
+    "ContextEngineSpec",
+    "EngineRegistration",
+    "PluginSpec",
+]
 
 #: A ``ContextEngine`` subclass, an engine instance, or a factory returning one.
 EngineRegistration = Any
-
-#: For each engine hook, the arguments the host always passes. An engine
-#: method must accept every one of them.
-HOST_REQUIRED_ARGUMENTS: dict[str, tuple[str, ...]] = {
-    "update_from_response": ("usage",),
-    "should_compress": ("prompt_tokens",),
-    "compress": ("messages",),
-    "should_compress_info": ("prompt_tokens",),
-    "should_compress_preflight": ("messages",),
-    "has_content_to_compress": ("messages",),
-    "should_defer_preflight_to_real_usage": ("rough_tokens",),
-    "on_session_start": ("session_id",),
-    "on_session_end": ("session_id", "messages"),
-    "on_session_reset": (),
-    "close": (),
-    "update_model": ("model", "context_length"),
-    "get_tool_schemas": (),
-    "handle_tool_call": ("name", "args"),
-    "get_status": (),
-    "select_context": ("request_messages",),
-    "on_turn_complete": ("messages",),
-}
 
 
 class ContextEngineSpec:
     """The context-engine interface as pluggy hookspecs (see the module docstring)."""
 
-    @hookspec(firstresult=True)
+    @hookspec
     def update_from_response(self, usage: dict[str, Any]) -> None:
         """After every provider response, with its usage (always: ``usage``).
 
@@ -68,7 +60,7 @@ class ContextEngineSpec:
         ``last_completion_tokens`` and ``last_total_tokens`` from it.
         """
 
-    @hookspec(firstresult=True)
+    @hookspec
     def should_compress(self, prompt_tokens: int | None) -> bool:
         """At turn start (rough estimate) and after responses and tool calls (real usage).
 
@@ -77,16 +69,16 @@ class ContextEngineSpec:
         """
         raise NotImplementedError
 
-    @hookspec(firstresult=True)
+    @hookspec
     def compress(
         self,
         messages: list[dict[str, Any]],
-        current_tokens: int | None,
-        focus_topic: str | None,
-        force: bool,
-        memory_context: str,
-        session_id: str,
-        deadline: float | None,
+        current_tokens: int | None = None,
+        focus_topic: str | None = None,
+        force: bool = False,
+        memory_context: str = "",
+        session_id: str = "",
+        deadline: float | None = None,
     ) -> list[dict[str, Any]]:
         """One compression pass (always: ``messages``).
 
@@ -100,7 +92,7 @@ class ContextEngineSpec:
         """
         raise NotImplementedError
 
-    @hookspec(firstresult=True)
+    @hookspec
     def should_compress_info(self, prompt_tokens: int | None) -> tuple[bool, str | None]:
         """Like ``should_compress`` with a reason when blocked.
 
@@ -109,7 +101,7 @@ class ContextEngineSpec:
         """
         raise NotImplementedError
 
-    @hookspec(firstresult=True)
+    @hookspec
     def should_compress_preflight(self, messages: list[dict[str, Any]]) -> bool:
         """Before a provider call, below the threshold (always: ``messages``).
 
@@ -117,7 +109,7 @@ class ContextEngineSpec:
         """
         raise NotImplementedError
 
-    @hookspec(firstresult=True)
+    @hookspec
     def should_defer_preflight_to_real_usage(self, rough_tokens: int) -> bool:
         """Before a provider call, with a rough estimate of the request (always:
         ``rough_tokens``): True makes the preflight trust the last real usage instead.
@@ -125,48 +117,58 @@ class ContextEngineSpec:
         """
         raise NotImplementedError
 
-    @hookspec(firstresult=True)
+    @hookspec
     def has_content_to_compress(self, messages: list[dict[str, Any]]) -> bool:
         """Whether a pass could free anything (always: ``messages``). Default: True."""
         raise NotImplementedError
 
-    @hookspec(firstresult=True)
-    def on_session_start(self, session_id: str) -> None:
+    @hookspec
+    def on_session_start(
+        self,
+        session_id: str,
+        hermes_home: str = "",
+        platform: str = "",
+        model: str = "",
+        context_length: int = 0,
+        conversation_id: str = "",
+        boundary_reason: str = "",
+        old_session_id: str = "",
+    ) -> None:
         """A conversation begins (always: ``session_id``). Default: no-op.
 
-        Keyword arguments the host may add: ``hermes_home``, ``platform``,
-        ``model``, ``context_length``, ``conversation_id``; on a session
-        rotation also ``boundary_reason`` and ``old_session_id``. Accept
-        ``**kwargs`` to receive them.
+        The host adds ``hermes_home`` and, once known, ``model`` and
+        ``context_length``; an integrator may pass ``platform``,
+        ``conversation_id`` and, on a session rotation, ``boundary_reason``
+        and ``old_session_id``. Accept ``**kwargs`` to receive them all.
         """
 
-    @hookspec(firstresult=True)
+    @hookspec
     def on_session_end(self, session_id: str, messages: list[dict[str, Any]]) -> None:
         """A real boundary: exit, reset or gateway expiry (always: both). Default: no-op."""
 
-    @hookspec(firstresult=True)
-    def on_session_reset(self, session_id: str | None) -> None:
+    @hookspec
+    def on_session_reset(self, session_id: str | None = None) -> None:
         """``/new`` or ``/reset``. Default: zero the token counters and ``compression_count``.
 
         ``session_id`` (the session being reset) is passed by keyword when accepted.
         """
 
-    @hookspec(firstresult=True)
+    @hookspec
     def close(self) -> None:
         """The host is done with this engine (``ContextHost.close()``, or the end of a
         ``with`` block): release connections, files and threads. Called at most once,
         after every other call. Default: no-op.
         """
 
-    @hookspec(firstresult=True)
+    @hookspec
     def update_model(
         self,
         model: str,
         context_length: int,
-        base_url: str,
-        api_key: str,
-        provider: str,
-        api_mode: str,
+        base_url: str = "",
+        api_key: str = "",
+        provider: str = "",
+        api_mode: str = "",
     ) -> None:
         """Start-up, model switch or fallback model (always: ``model``, ``context_length``).
 
@@ -174,7 +176,7 @@ class ContextEngineSpec:
         ``threshold_tokens``.
         """
 
-    @hookspec(firstresult=True)
+    @hookspec
     def get_tool_schemas(self) -> list[dict[str, Any]]:
         """The tools this engine offers the model, as JSON-schema function descriptions.
 
@@ -183,9 +185,13 @@ class ContextEngineSpec:
         """
         raise NotImplementedError
 
-    @hookspec(firstresult=True)
+    @hookspec
     def handle_tool_call(
-        self, name: str, args: dict[str, Any], messages: list[Any], session_id: str | None
+        self,
+        name: str,
+        args: dict[str, Any],
+        messages: list[Any] | None = None,
+        session_id: str | None = None,
     ) -> str:
         """Run one of this engine's tools (always: ``name``, ``args``); return JSON text.
 
@@ -195,7 +201,7 @@ class ContextEngineSpec:
         """
         raise NotImplementedError
 
-    @hookspec(firstresult=True)
+    @hookspec
     def get_status(self) -> dict[str, Any]:
         """Figures for display.
 
@@ -204,14 +210,14 @@ class ContextEngineSpec:
         """
         raise NotImplementedError
 
-    @hookspec(firstresult=True)
+    @hookspec
     def select_context(
         self,
         request_messages: list[dict[str, Any]],
-        conversation_messages: list[dict[str, Any]] | None,
-        incoming_message: dict[str, Any] | None,
-        budget_tokens: int,
-        session_id: str | None,
+        conversation_messages: list[dict[str, Any]] | None = None,
+        incoming_message: dict[str, Any] | None = None,
+        budget_tokens: int = 0,
+        session_id: str | None = None,
     ) -> list[dict[str, Any]] | None:
         """Before every provider request (always: ``request_messages``; the rest by keyword).
 
@@ -222,24 +228,46 @@ class ContextEngineSpec:
         """
         raise NotImplementedError
 
-    @hookspec(firstresult=True)
+    @hookspec
     def on_turn_complete(
         self,
         messages: list[dict[str, Any]],
-        usage: dict[str, Any] | None,
-        turn_id: str,
-        task_id: str,
-        api_call_count: int,
-        interrupted: bool,
-        failed: bool,
-        turn_exit_reason: str,
-        session_id: str | None,
+        usage: dict[str, Any] | None = None,
+        turn_id: str = "",
+        task_id: str = "",
+        api_call_count: int = 0,
+        interrupted: bool = False,
+        failed: bool = False,
+        turn_exit_reason: str = "",
+        session_id: str | None = None,
     ) -> None:
         """After a finished turn has been persisted (always: ``messages``).
 
         ``usage`` is None when no response arrived. Meta arguments are passed
         by keyword when accepted. Exceptions are logged and swallowed.
         """
+
+
+def _parameters(hook: str) -> list[inspect.Parameter]:
+    return list(inspect.signature(getattr(ContextEngineSpec, hook)).parameters.values())[1:]
+
+
+#: The engine hooks, in the order the specs declare them.
+ENGINE_HOOKS: tuple[str, ...] = tuple(
+    name for name, member in vars(ContextEngineSpec).items() if callable(member)
+)
+#: For each engine hook, the arguments the host always passes, in order (the
+#: spec's parameters without a default). An engine method must accept them all.
+HOST_REQUIRED_ARGUMENTS: dict[str, tuple[str, ...]] = {
+    hook: tuple(p.name for p in _parameters(hook) if p.default is inspect.Parameter.empty)
+    for hook in ENGINE_HOOKS
+}
+#: For each engine hook, the keywords the host may pass (the spec's parameters
+#: with a default), each only to an engine whose method accepts it.
+HOST_OFFERED_KEYWORDS: dict[str, tuple[str, ...]] = {
+    hook: tuple(p.name for p in _parameters(hook) if p.default is not inspect.Parameter.empty)
+    for hook in ENGINE_HOOKS
+}
 
 
 class PluginSpec:

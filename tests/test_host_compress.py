@@ -215,6 +215,37 @@ def test_observers_hear_of_compressed_and_failed_passes(logs: EventCapture) -> N
     assert "analytics down" in failure["error"]  # type: ignore[operator]
 
 
+def test_observers_run_in_pluggys_order_and_show_in_its_tracing() -> None:
+    order: list[str] = []
+
+    def observer(label: str, **opts: bool) -> object:
+        class Observer:
+            @hookimpl(**opts)
+            def hermes_context_compressed(self, engine_name: str) -> None:
+                order.append(label)
+                if label == "raises":
+                    raise RuntimeError("observer down")
+
+        return Observer()
+
+    host = host_for(Returning)
+    traced: list[str] = []
+    manager = host.registry.plugin_manager
+    manager.trace.root.setwriter(traced.append)
+    undo = manager.enable_tracing()
+    for label, opts in [("first", {}), ("early", {"tryfirst": True}), ("raises", {}), ("last", {})]:
+        host.add_observer(observer(label, **opts))
+    host.engine.result = [{"role": "user", "content": "short"}]  # type: ignore[attr-defined]
+    try:
+        host.compress(messages())
+    finally:
+        undo()
+    # pluggy's order: tryfirst, then the last registered first; one that raises stops no other
+    assert order == ["early", "last", "raises", "first"]
+    calls = [line for line in traced if "hermes_context_compressed [hook]" in line]
+    assert len(calls) == 4, traced
+
+
 @pytest.mark.parametrize("grow", [0, 1])
 def test_a_pass_that_frees_nothing_is_no_gain_and_keeps_the_input(
     logs: EventCapture, grow: int

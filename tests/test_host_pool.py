@@ -53,7 +53,7 @@ def test_a_pass_that_timed_out_before_it_started_never_runs_and_frees_its_sessio
 
     def compress(messages: list[Any]) -> list[Any]:
         calls.append(messages[0]["content"])
-        return messages
+        return [{"role": "user", "content": "3"}]
 
     runner = PassRunner(compress, pool)
     first = [{"role": "user", "content": "first"}]
@@ -64,7 +64,7 @@ def test_a_pass_that_timed_out_before_it_started_never_runs_and_frees_its_sessio
     release.set()
     third = [{"role": "user", "content": "third"}]
     outcome = runner.run("s1", third, {}, timeout=10)
-    assert (outcome.outcome, outcome.messages) == ("compressed", third)
+    assert (outcome.outcome, outcome.messages) == ("compressed", [{"role": "user", "content": "3"}])
     assert calls == ["third"]
 
 

@@ -76,6 +76,7 @@ def test_bad_items_roles_content_and_calls_are_reported() -> None:
             {"role": "user", "content": 5},
             {"role": "assistant", "tool_calls": [{"function": {"name": "f"}}]},
             {"role": "assistant", "tool_calls": "nope"},
+            {"role": ["user"], "content": "a list is not a role, and is unhashable"},
         ]
     ) == [
         "message 0: is a str, not a dict",
@@ -83,6 +84,7 @@ def test_bad_items_roles_content_and_calls_are_reported() -> None:
         "message 2: content is a int, not text or parts",
         "message 3: a tool call has no id",
         "message 4: tool_calls is not a list",
+        "message 5: unknown role ['user']",
     ]
 
 

@@ -5,7 +5,9 @@ timeout the pass runs on the shared daemon pool and, when the timeout
 passes, the original messages are kept and whatever the engine returns later
 is dropped; one pass per session at a time; a result that is not a valid
 message sequence is discarded, except one whose only faults are orphaned tool
-results or unanswered tool calls: that one is repaired and accepted.
+results or unanswered tool calls: that one is repaired and accepted; a
+result that is not smaller than its input (the host's estimate) is dropped
+as ``no_gain``.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from hermes_core.containment import reraise_user_interrupt
 from hermes_core.host.pool import DaemonPool
 from hermes_core.messages import sanitize_tool_pairs, validate_messages
 from hermes_core.messages.copying import copy_messages
+from hermes_core.tokens import estimate_tokens
 
 __all__ = ["PassOutcome", "PassRunner"]
 
@@ -37,6 +40,9 @@ class PassOutcome:
     detail: str = ""
     #: Messages dropped to repair tool pairs in the engine's result (0: none needed).
     repaired: int = 0
+    #: The host's estimates of the input and the result (0 when not measured).
+    before_tokens: int = 0
+    after_tokens: int = 0
 
 
 class PassRunner:
@@ -126,14 +132,38 @@ class PassRunner:
                 # only orphaned results or unanswered calls: the repair Hermes Agent makes
                 detail = "; ".join(str(p) for p in problems[:3])
                 dropped = len(result) - len(repaired)
-                return PassOutcome(repaired, "compressed", seconds, detail, repaired=dropped)
+                outcome = PassOutcome(repaired, "compressed", seconds, detail, repaired=dropped)
+                return _measured(messages, outcome)
         if problems or not result:
             detail = "; ".join(str(p) for p in problems[:3]) or "returned an empty list"
             return PassOutcome(messages, "invalid", seconds, detail)
-        return PassOutcome(result, "compressed", seconds)
+        return _measured(messages, PassOutcome(result, "compressed", seconds))
 
     @staticmethod
     def _failed(messages: list[Any], start: float, exc: BaseException) -> PassOutcome:
         return PassOutcome(
             messages, "error", time.perf_counter() - start, f"{type(exc).__name__}: {exc}"
         )
+
+
+def _measured(messages: list[Any], outcome: PassOutcome) -> PassOutcome:
+    """A compressed outcome with its sizes: ``no_gain`` when it is not smaller than its
+    input (the input is kept), ``invalid`` when no estimate can measure it."""
+    try:
+        before = estimate_tokens(messages)
+        after = estimate_tokens(outcome.messages)
+    except (ValueError, TypeError, RecursionError) as exc:  # self-referential, nested too deep
+        detail = f"unmeasurable: {type(exc).__name__}"
+        return PassOutcome(messages, "invalid", outcome.seconds, detail)
+    if after >= before:
+        detail = f"{before} -> {after} tokens"
+        return PassOutcome(messages, "no_gain", outcome.seconds, detail, 0, before, after)
+    return PassOutcome(
+        outcome.messages,
+        "compressed",
+        outcome.seconds,
+        outcome.detail,
+        outcome.repaired,
+        before,
+        after,
+    )

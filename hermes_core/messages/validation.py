@@ -89,7 +89,7 @@ def validate_messages(messages: Sequence[Any]) -> list[MessageProblem]:
                     )
                 )
             continue
-        if role not in roles:
+        if role.__class__ is not str or role not in roles:  # a list role is unhashable
             problems.append(MessageProblem(index, f"unknown role {role!r}"))
             continue
         if pending:

@@ -1,53 +1,30 @@
 """Checking an engine against the hookspecs before it is used.
 
-pluggy is the authority: the engine is registered with a plugin manager that
-knows :class:`~hermes_core.hookspecs.ContextEngineSpec`, treating every spec
-method the engine has as a hook implementation, so pluggy's own check runs
-(every required parameter must be a parameter of the spec). Two checks pluggy
-does not make follow: keyword-only required parameters must be in the spec
-too, and every argument the host always passes must be accepted. The result
-is an :class:`~hermes_core.EngineValidationError` naming the method and the
-argument, never a bare ``PluginValidationError``.
+One check per spec-named method, read from the spec's signature
+(:mod:`hermes_core.hookspecs`): every parameter the method requires must be a
+parameter of the spec (positional or keyword-only alike; pluggy's own
+registration check covers positional ones only), and the method must accept
+the arguments the host always passes, in the host's order. The result is an
+:class:`~hermes_core.EngineValidationError` naming the method and the argument.
 """
 
 from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from typing import Any, cast
-
-import pluggy
+from typing import Any
 
 from hermes_core.engine import ContextEngine
 from hermes_core.errors import EngineValidationError
-from hermes_core.hookspecs import HOST_REQUIRED_ARGUMENTS, ContextEngineSpec
-from hermes_core.markers import PROJECT_NAME
+from hermes_core.hookspecs import ENGINE_HOOKS, HOST_OFFERED_KEYWORDS, HOST_REQUIRED_ARGUMENTS
 
 __all__ = ["validate_engine"]
 
 _P = inspect.Parameter
-
-
-def _spec_parameters(hook: str) -> frozenset[str]:
-    function = getattr(ContextEngineSpec, hook)
-    return frozenset(list(inspect.signature(function).parameters)[1:])
-
-
-_SPEC_PARAMETERS = {hook: _spec_parameters(hook) for hook in HOST_REQUIRED_ARGUMENTS}
-
-
-class _EngineValidator(pluggy.PluginManager):
-    """A plugin manager that treats an engine's spec-named methods as hook implementations."""
-
-    def __init__(self) -> None:
-        super().__init__(PROJECT_NAME)
-        self.add_hookspecs(ContextEngineSpec)
-
-    def parse_hookimpl_opts(self, plugin: Any, name: str) -> pluggy.HookimplOpts | None:
-        # Look the name up on the class first, so properties never run here.
-        if name not in _SPEC_PARAMETERS or not callable(getattr(type(plugin), name, None)):
-            return None
-        return cast(pluggy.HookimplOpts, {})
+_SPEC_PARAMETERS = {
+    hook: frozenset(HOST_REQUIRED_ARGUMENTS[hook] + HOST_OFFERED_KEYWORDS[hook])
+    for hook in ENGINE_HOOKS
+}
 
 
 def _problem(hook: str, method: Callable[..., Any]) -> tuple[str, str] | None:
@@ -86,17 +63,10 @@ def _problem(hook: str, method: Callable[..., Any]) -> tuple[str, str] | None:
 def validate_engine(engine: ContextEngine, *, name: str, source: str = "") -> None:
     """Raise :class:`~hermes_core.EngineValidationError` if ``engine`` does not fit the hookspecs.
 
-    Checks, in order: pluggy's registration check, then the host's calling
-    convention (see :mod:`hermes_core.hookspecs`), then that ``engine.name``
-    equals ``name``, the name it was registered and selected by.
+    Checks each spec-named method (see the module docstring), then that
+    ``engine.name`` equals ``name``, the name it was registered and selected by.
     """
-    validator = _EngineValidator()
-    pluggy_error: pluggy.PluginValidationError | None = None
-    try:
-        validator.register(engine, name=f"engine:{name}")
-    except pluggy.PluginValidationError as exc:
-        pluggy_error = exc
-    for hook in HOST_REQUIRED_ARGUMENTS:
+    for hook in ENGINE_HOOKS:
         method = getattr(engine, hook, None)
         if not callable(method):
             continue
@@ -110,14 +80,6 @@ def validate_engine(engine: ContextEngine, *, name: str, source: str = "") -> No
                 argument=argument,
                 source=source,
             )
-    if pluggy_error is not None:  # pluggy found something the checks above did not name
-        raise EngineValidationError(
-            name,
-            f"context engine '{name}' ({source}) does not fit the hookspecs: {pluggy_error}",
-            method="?",
-            argument="?",
-            source=source,
-        )
     try:
         actual = engine.name
     except Exception as exc:

@@ -1,0 +1,97 @@
+"""An overriding engine's ``select_context`` as the host runs it: copies, the call, the check.
+
+The host hands the engine copies of the request, its history and the
+incoming message (each message copied once, however many of the lists it
+stands in), and accepts the engine's answer only when it is ``None`` (keep
+the request) or a non-empty list that is a valid message sequence. The whole
+of it runs where the host's bound applies, on one thread: handing copies
+from one core to another cost more than the hop itself.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import Any
+
+from hermes_core.engine import Message
+from hermes_core.messages import copy_message, copy_messages, validate_messages
+
+__all__ = ["Rejected", "Selection"]
+
+
+class Rejected:
+    """A ``select_context`` answer that is not a valid message list."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+
+class Selection:
+    """One engine's ``select_context``, called on copies, its answer checked.
+
+    Calling it returns the engine's list, ``None`` (the engine chose not to
+    select), or a :class:`Rejected` holding what it returned instead.
+    Exceptions propagate to the caller, which bounds and contains the call.
+    """
+
+    def __init__(self, select: Callable[..., Any], *, takes_session: bool) -> None:
+        self._select = select
+        self.takes_session = takes_session
+
+    def __call__(
+        self,
+        request_messages: list[Message],
+        conversation_messages: list[Message] | None,
+        incoming_message: Message | None,
+        budget_tokens: int,
+        session_id: str | None,
+    ) -> list[Message] | Rejected | None:
+        request, history, incoming = copies(
+            request_messages, conversation_messages, incoming_message
+        )
+        keywords: dict[str, Any] = {
+            "conversation_messages": history,
+            "incoming_message": incoming,
+            "budget_tokens": budget_tokens,
+        }
+        if self.takes_session:
+            keywords["session_id"] = session_id
+        result = self._select(request, **keywords)
+        if result is None or (
+            result.__class__ is list and result and not validate_messages(result)
+        ):
+            return result
+        return Rejected(result)
+
+
+def copies(
+    request: list[Message], history: list[Message] | None, incoming: Message | None
+) -> tuple[list[Message], list[Message] | None, Message | None]:
+    """Copies of a request, its history and the incoming message, each message copied once.
+
+    Agents usually build the request as [system] + history + [incoming]; the
+    history copy is then a slice of the request copy (checked by identity at
+    C speed), and a message that stands in several places stays one object.
+    """
+    request_copy = copy_messages(request)
+    history_copy = None
+    if history is not None:
+        for offset in (0, 1):
+            end = offset + len(history)
+            if end <= len(request) and all(map(operator.is_, history, request[offset:end])):
+                history_copy = request_copy[offset:end]
+                break
+        else:
+            memo = {
+                id(original): copied for original, copied in zip(request, request_copy, strict=True)
+            }
+            history_copy = copy_messages(history, memo)
+    incoming_copy = None
+    if incoming is not None:
+        incoming_copy = (
+            request_copy[-1] if request and request[-1] is incoming else copy_message(incoming)
+        )
+    return request_copy, history_copy, incoming_copy
