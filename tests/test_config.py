@@ -79,7 +79,12 @@ def test_a_yaml_syntax_error_is_not_fatal_without_strict(
     ("text", "key", "line", "expected"),
     [
         ("context:\n  engine: 5\n", "context.engine", 2, "engine name"),
-        ("compression:\n  threshold: abc\n", "compression.threshold", 2, "number"),
+        (
+            "compression:\n  context_timeout_seconds: abc\n",
+            "compression.context_timeout_seconds",
+            2,
+            "number",
+        ),
         ("context:\n  engine: ../x\n", "context.engine", 2, "no path separators"),
         ("context:\n  strict: 'yes'\n", "context.strict", 2, "true or false"),
         ("\nplugins:\n  dirs: /one/dir\n", "plugins.dirs", 3, "list"),
@@ -105,10 +110,12 @@ def test_a_wrong_value_names_the_file_the_key_path_the_line_and_what_is_expected
 
 
 def test_every_problem_is_reported_not_only_the_first(tmp_path: Path) -> None:
-    path = write(tmp_path / "c.yaml", "context:\n  engine: 5\ncompression:\n  threshold: x\n")
+    text = "context:\n  engine: 5\ncompression:\n  hook_timeout_seconds: x\n"
+    path = write(tmp_path / "c.yaml", text)
     with pytest.raises(ConfigError) as raised:
         load_config(path, strict=True)
-    assert [p.key for p in raised.value.problems] == ["context.engine", "compression.threshold"]
+    keys = [p.key for p in raised.value.problems]
+    assert keys == ["context.engine", "compression.hook_timeout_seconds"]
 
 
 def test_without_strict_a_wrong_value_is_dropped_and_the_rest_is_kept(
@@ -116,14 +123,15 @@ def test_without_strict_a_wrong_value_is_dropped_and_the_rest_is_kept(
 ) -> None:
     path = write(
         tmp_path / "c.yaml",
-        "context:\n  engine: lcm\ncompression:\n  threshold: abc\n  protect_last_n: 7\n",
+        "context:\n  engine: lcm\ncompression:\n  hook_timeout_seconds: abc\n  protect_last_n: 7\n",
     )
     config = load_config(path)
     assert config.engine.name == "lcm"
-    assert "threshold" not in config.section("compression")
+    assert "hook_timeout_seconds" not in config.section("compression")
+    assert config.value("compression.hook_timeout_seconds") == 30  # the rule's default
     assert config.section("compression")["protect_last_n"] == 7
     (event,) = events(logs, "hermes_config.invalid")
-    assert (event["key"], event["line"]) == ("compression.threshold", 4)
+    assert (event["key"], event["line"]) == ("compression.hook_timeout_seconds", 4)
 
 
 def test_strict_comes_from_the_file_or_the_environment(tmp_path: Path) -> None:

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import importlib.util
 import inspect
-from dataclasses import fields
 from pathlib import Path
+from typing import Any
 
 import pytest
-from hermes_engine_lcm.settings import LCMSettings
+from hermes_engine_lcm.settings import RULES as LCM_RULES
 
-from hermes_compressor.settings import _RULES as COMPRESSOR_RULES
+from hermes_compressor.settings import RULES as COMPRESSOR_RULES
 from hermes_core.config.schema import KEYS
 from hermes_core.hookspecs import ContextEngineSpec, PluginSpec
 
@@ -23,11 +24,18 @@ HOOKS = sorted(
     for name in vars(spec)
     if not name.startswith("_")
 )
-CONFIG_KEYS = sorted(
-    {rule.path for rule in KEYS}
-    | {f"compression.{key}" for key in COMPRESSOR_RULES}
-    | {f"lcm.{field.name}" for field in fields(LCMSettings)}
-)
+RULES = [*KEYS, *COMPRESSOR_RULES, *LCM_RULES]
+
+
+def config_reference() -> Any:
+    """The mkdocs hook that writes the configuration reference's key sections."""
+    spec = importlib.util.spec_from_file_location(
+        "config_reference", DOCS / "_ext" / "config_reference.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.mark.parametrize(("spec", "hook"), HOOKS)
@@ -39,9 +47,19 @@ def test_every_hookspec_has_a_section_generated_from_its_docstring(spec: str, ho
     assert inspect.getdoc(getattr(globals()[spec], hook)), f"{hook} has no docstring"
 
 
-@pytest.mark.parametrize("key", CONFIG_KEYS)
-def test_every_configuration_key_has_a_section(key: str) -> None:
-    assert f"### `{key}`" in CONFIGURATION
+@pytest.mark.parametrize("rule", RULES, ids=lambda rule: rule.path)
+def test_every_configuration_key_has_a_section_with_its_default_and_type(rule: Any) -> None:
+    page = config_reference().expand(CONFIGURATION)
+    (section,) = [part for part in page.split("### ")[1:] if part.startswith(f"`{rule.path}`\n")]
+    assert rule.doc in section
+    assert f"- default: `{rule.default!r}`" in section
+    assert f"- expected: {rule.expected}" in section
+
+
+def test_no_configuration_key_is_written_by_hand() -> None:
+    # every key section comes from the rules, so the page cannot drift from the checks
+    assert "### `" not in CONFIGURATION
+    assert [rule.path for rule in RULES if not rule.doc.strip()] == []
 
 
 def test_every_page_is_in_the_site_navigation() -> None:

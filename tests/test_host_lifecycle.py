@@ -184,6 +184,20 @@ def test_from_config_activates_the_selected_engine_with_overrides(
     assert host.config.engine.name == "acme"
 
 
+def test_overrides_keep_the_files_path_so_relative_plugin_dirs_resolve_against_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "conf"
+    folder.mkdir()
+    path = folder / "config.yaml"
+    path.write_text("plugins:\n  dirs: [my-plugins]\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)  # elsewhere than the file's folder
+    host = ContextHost.from_config(path, env={}, compression={"hook_timeout_seconds": 5})
+    assert host.config.path == path
+    assert host.config.plugin_dirs[0] == folder / "my-plugins"
+    assert host.hook_timeout_seconds == 5
+
+
 def test_from_config_records_a_fallback_in_status(tmp_path: Path) -> None:
     host = ContextHost.from_config({"context": {"engine": "not-installed"}}, env={})
     status = host.status()

@@ -48,6 +48,7 @@ def load_config(
     *,
     env: Mapping[str, str] | None = None,
     strict: bool | None = None,
+    overrides: Mapping[str, Any] | None = None,
 ) -> HermesConfig:
     """Load and check the configuration.
 
@@ -60,6 +61,11 @@ def load_config(
     ``hermes_config.invalid``; with ``strict`` (default: ``context.strict`` or
     ``HERMES_STRICT_PLUGINS=1``) a :class:`~hermes_core.ConfigError` listing
     them all is raised instead. Nothing in the file is executed.
+
+    ``overrides`` are sections merged over the file's, mapping into mapping
+    (``{"context": {"engine": "lcm"}}``), and checked like them; the
+    configuration keeps the file's path, so relative ``plugins.dirs`` still
+    resolve against the file's folder.
     """
     env = os.environ if env is None else env
     text: str | None = None
@@ -105,6 +111,8 @@ def load_config(
     if not isinstance(data, dict):
         problems.append(ConfigProblem(label, "", "a mapping of sections", describe(data), 1))
         data = {}
+    if overrides:
+        data = _merged(data, copy.deepcopy(dict(overrides)))
 
     problems.extend(_check(data, label, text))
     _warn_misspelled_sections(data, label, text)
@@ -123,6 +131,17 @@ def load_config(
         text=text,
         origin=label,
     )
+
+
+def _merged(base: dict[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """``base`` with ``overrides`` merged over it, mapping into mapping."""
+    merged = dict(base)
+    for key, value in overrides.items():
+        if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
+            merged[key] = _merged(dict(merged[key]), value)
+        else:
+            merged[key] = value
+    return merged
 
 
 #: Our own top-level sections, which a misspelled key is compared with.

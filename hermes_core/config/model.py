@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from hermes_core.config.schema import SECTIONS, iter_present, rule_for
 from hermes_core.config.yaml_source import line_of
 from hermes_core.errors import ConfigProblem
 from hermes_core.names import DEFAULT_ENGINE, is_valid_engine_name
@@ -46,6 +47,14 @@ class HermesConfig:
         value = self.data.get(name)
         return value if isinstance(value, Mapping) else {}
 
+    def value(self, path: str) -> Any:
+        """One of hermes-context's own keys by dotted path (``compression.hook_timeout_seconds``):
+        its checked value, or the default of its rule in ``hermes_core.config.KEYS``."""
+        rule = rule_for(path)
+        for value in iter_present(self.data, path):
+            return value
+        return rule.fresh_default()
+
     def isolated(self, home: Path) -> HermesConfig:
         """This configuration as a check should see it: ``home`` as ``$HERMES_HOME``, and
         only the sections hermes-context itself reads (engines get their defaults).
@@ -55,8 +64,6 @@ class HermesConfig:
         writes the user's own state (a database under ``$HERMES_HOME``, or one
         named in the engine's section).
         """
-        from hermes_core.config.schema import SECTIONS
-
         own = {section.split(".")[0] for section in SECTIONS}
         data = {key: value for key, value in self.data.items() if key in own}
         return replace(self, data=data, home=home, env={**self.env, "HERMES_HOME": str(home)})
@@ -91,7 +98,7 @@ class HermesConfig:
     def plugin_dirs(self) -> tuple[Path, ...]:
         """``plugins.dirs`` (relative to the config file), then ``$HERMES_HOME/plugins``."""
         base = self.path.parent if self.path is not None else Path.cwd()
-        dirs = [base / Path(d).expanduser() for d in self.section("plugins").get("dirs", [])]
+        dirs = [base / Path(d).expanduser() for d in self.value("plugins.dirs")]
         dirs.append(self.home / "plugins")
         unique: dict[Path, None] = {}
         for directory in dirs:
@@ -101,9 +108,9 @@ class HermesConfig:
     @property
     def enabled_plugins(self) -> tuple[str, ...]:
         """``plugins.enabled``: the general plugins to load, in order."""
-        return tuple(self.section("plugins").get("enabled", []))
+        return tuple(self.value("plugins.enabled"))
 
     @property
     def model_thresholds(self) -> dict[str, float]:
         """``compression.model_thresholds``, the per-model threshold overrides."""
-        return dict(self.section("compression").get("model_thresholds", {}))
+        return dict(self.value("compression.model_thresholds"))

@@ -7,15 +7,15 @@ does not fit is reported and dropped, so its default applies.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from hermes_core.config.checks import is_bool, is_fraction, seconds, whole_number
+from hermes_core.config.rules import KeyRule
 from hermes_core.names import ENGINE_NAME_RULE, is_valid_engine_name
 from hermes_core.redaction import describe_secret, is_secret_key
 
-__all__ = ["HERMES_AGENT_SECTIONS", "KEYS", "SECTIONS", "KeyRule", "describe"]
+__all__ = ["HERMES_AGENT_SECTIONS", "KEYS", "SECTIONS", "describe", "rule_for"]
 
 
 def _is_str_list(value: object) -> bool:
@@ -26,17 +26,6 @@ def _is_threshold_map(value: object) -> bool:
     return isinstance(value, dict) and all(
         isinstance(key, str) and key and is_fraction(item) for key, item in value.items()
     )
-
-
-@dataclass(frozen=True)
-class KeyRule:
-    """One checked key: its dotted path, its test, what it expects, and its default."""
-
-    path: str
-    check: Callable[[object], bool]
-    expected: str
-    default: Any
-    doc: str
 
 
 #: Sections that must be mappings when present.
@@ -159,13 +148,6 @@ KEYS: tuple[KeyRule, ...] = (
         "General plugins to load; no general plugin is loaded unless named here.",
     ),
     KeyRule(
-        "compression.threshold",
-        is_fraction,
-        "a number greater than 0 and at most 1 (a fraction of the context length)",
-        0.5,
-        "Fraction of the context length at which the compressor compacts.",
-    ),
-    KeyRule(
         "compression.model_thresholds",
         _is_threshold_map,
         "a mapping of model-name substrings (or 'provider:substring') to numbers in (0, 1]",
@@ -224,9 +206,16 @@ KEYS: tuple[KeyRule, ...] = (
         seconds(0, 86_400),
         "a number of seconds from 0 to 86400 (0 calls engines inline, unbounded)",
         30,
-        "Upper bound on every other engine call that may do work or I/O (select_context, "
-        "turn_complete, tools, sessions, update_model, status, close); the per-response "
-        "accessors (should_compress, record_usage) run inline.",
+        "Upper bound on every engine call other than a compression pass that may do work or "
+        "I/O: select_context, turn_complete, handle_tool_call, tool_schemas, start_session, "
+        "end_session, reset_session, update_model, has_content_to_compress, status and close. "
+        "Such a call runs on the host's pool; when it is late the agent gets what it would "
+        "have had without the engine (the original request, no tools, a JSON error for a tool "
+        "call, the host's own status figures), context_engine.hook_timeout is logged and "
+        "hook_timeouts counted. The per-response accessors should_compress, "
+        "should_compress_info, should_compress_preflight, should_defer_preflight_to_real_usage "
+        "and record_usage run inline, unbounded: they must only read counters. 0 runs every "
+        "call inline.",
     ),
     KeyRule(
         "compression.context_timeout_seconds",
@@ -236,6 +225,14 @@ KEYS: tuple[KeyRule, ...] = (
         "Upper bound on one compression pass.",
     ),
 )
+
+
+_BY_PATH = {rule.path: rule for rule in KEYS}
+
+
+def rule_for(path: str) -> KeyRule:
+    """The rule of one of hermes-context's own keys, by dotted path."""
+    return _BY_PATH[path]
 
 
 def describe(value: object, key: str = "") -> str:

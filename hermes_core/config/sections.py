@@ -1,10 +1,17 @@
-"""Helpers for engines that read a section of their own (``lcm:``, ``compression:``)."""
+"""Reading an engine's own section (``lcm:``, ``compression:``) with the core's rules.
+
+Engines declare their keys as :class:`~hermes_core.config.KeyRule` objects,
+like the core's own, and read them with :func:`read_section`: one notion of
+strict (the loaded configuration's), one way of reporting, and defaults taken
+from the rules.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from hermes_core.config.rules import KeyRule
 from hermes_core.config.yaml_source import line_of
 from hermes_core.errors import ConfigError, ConfigProblem
 from hermes_core.log import logger
@@ -13,60 +20,62 @@ from hermes_core.redaction import describe_secret, is_secret_key
 if TYPE_CHECKING:
     from hermes_core.config.model import HermesConfig
 
-__all__ = ["Rule", "check_section", "read_section", "report_problems"]
+__all__ = ["check_section", "read_section", "report_problems"]
 
-#: A key's check and what it expects, in words: ``(check, "a whole number, 1 or more")``.
-Rule = tuple[Callable[[object], bool], str]
+#: Where a problem is placed when no loaded configuration names the file.
+_NO_FILE = "<mapping>"
 
 
 def _problem(config: HermesConfig | None, key: str, expected: str, value: object) -> ConfigProblem:
     """A problem with ``key``, placed in the real file and line when ``config`` knows them."""
     got = describe_secret(value) if is_secret_key(key) else repr(value)
     if config is None:
-        return ConfigProblem("config.yaml", key, expected, got)
+        return ConfigProblem(_NO_FILE, key, expected, got)
     line = line_of(config.text, key) if config.text is not None else None
     return ConfigProblem(config.label, key, expected, got, line)
 
 
 def check_section(
     section: Mapping[str, Any],
-    rules: Mapping[str, Rule],
-    prefix: str,
+    rules: Sequence[KeyRule],
     *,
     config: HermesConfig | None = None,
 ) -> tuple[dict[str, Any], list[ConfigProblem]]:
-    """The values of ``section`` that pass their rule, and a problem for each that does not.
+    """Each rule's key mapped to its value in ``section`` when it passes, else its default;
+    and a problem for each value that does not pass.
 
-    Keys without a rule are ignored; problems name the key as
-    ``<prefix>.<key>``, say what was expected, and (with ``config``, the
-    loaded configuration) the file and line it stands on.
+    Keys without a rule are ignored; problems name the key by its dotted
+    path, say what was expected, and (with ``config``, the loaded
+    configuration) the file and line it stands on.
     """
     values: dict[str, Any] = {}
     problems: list[ConfigProblem] = []
-    for key, (check, expected) in rules.items():
-        if key not in section:
+    for rule in rules:
+        if rule.key in section and rule.check(section[rule.key]):
+            values[rule.key] = section[rule.key]
             continue
-        if check(section[key]):
-            values[key] = section[key]
-        else:
-            problems.append(_problem(config, f"{prefix}.{key}", expected, section[key]))
+        if rule.key in section:
+            problems.append(_problem(config, rule.path, rule.expected, section[rule.key]))
+        values[rule.key] = rule.fresh_default()
     return values, problems
 
 
 def read_section(
     name: str,
-    rules: Mapping[str, Rule],
+    rules: Sequence[KeyRule],
     data: Mapping[str, Any] | None,
     config: HermesConfig | None = None,
 ) -> dict[str, Any]:
-    """The checked values of an engine's section ``name``, its problems reported.
+    """Every key of an engine's section ``name``: its checked value, or its rule's default.
 
     ``data`` is the configuration mapping the engine was given (default: the
     data of ``config``); ``config`` is the loaded configuration, which names
     the real file and lines and decides strictness (``context.strict`` or
-    ``HERMES_STRICT_PLUGINS=1``; without it, ``context.strict`` in ``data``).
-    Not strict: each bad value is logged as ``hermes_config.invalid`` and left
-    out, so its default applies. Strict: one :class:`~hermes_core.ConfigError`.
+    ``HERMES_STRICT_PLUGINS=1``, as :func:`~hermes_core.load_config` read
+    them). Without it the problems are placed in ``<mapping>`` and only
+    ``context.strict`` in ``data`` makes them strict. Not strict: each bad
+    value is logged as ``hermes_config.invalid`` and its default applies.
+    Strict: one :class:`~hermes_core.ConfigError` listing them all.
     """
     data = data if data is not None else (config.data if config is not None else {})
     section = data.get(name)
@@ -76,7 +85,7 @@ def read_section(
     if not isinstance(section, Mapping):
         problems.append(_problem(config, name, "a mapping of keys", section))
         section = {}
-    values, more = check_section(section, rules, name, config=config)
+    values, more = check_section(section, rules, config=config)
     problems += more
     if config is not None:
         strict = config.strict

@@ -61,16 +61,6 @@ def _overrides(engine: ContextEngine, method: str) -> bool:
     )
 
 
-def _merge(base: dict[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:
-    merged = dict(base)
-    for key, value in overrides.items():
-        if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
-            merged[key] = _merge(dict(merged[key]), value)
-        else:
-            merged[key] = value
-    return merged
-
-
 class ContextHost:
     """The host facade over one context engine for one agent.
 
@@ -103,10 +93,13 @@ class ContextHost:
         self._closed = False
 
         env = os.environ if env is None else env
-        section = self.config.section("compression")
-        self.context_timeout_seconds: float = float(section.get("context_timeout_seconds", 120))
+        self.context_timeout_seconds: float = float(
+            self.config.value("compression.context_timeout_seconds")
+        )
         #: Seconds any other bounded engine call may take (0: inline, unbounded).
-        self.hook_timeout_seconds: float = float(section.get("hook_timeout_seconds", 30))
+        self.hook_timeout_seconds: float = float(
+            self.config.value("compression.hook_timeout_seconds")
+        )
         self._bounded = BoundedCalls(
             self._pool, self.hook_timeout_seconds, self._failed, self._hook_late
         )
@@ -152,9 +145,7 @@ class ContextHost:
         configuration sections merged over the loaded ones, e.g.
         ``context={"engine": "lcm"}``.
         """
-        config = load_config(source, env=env)
-        if overrides:
-            config = load_config(_merge(dict(config.data), overrides), env=env)
+        config = load_config(source, env=env, overrides=overrides)
         registry = EngineRegistry.discover(config)
         if llm is not None:
             registry.use_llm(llm)

@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from hermes_core.config.schema import rule_for
+
 __all__ = ["AuxiliaryLLMConfig"]
 
 
@@ -23,8 +25,8 @@ class AuxiliaryLLMConfig:
     base_url: str
     model: str
     api_key_env: str | None = None
-    timeout_seconds: float = 30.0
-    max_retries: int = 2
+    timeout_seconds: float = rule_for("auxiliary.compression.timeout_seconds").default
+    max_retries: int = rule_for("auxiliary.compression.max_retries").default
     api_key_value: str | None = field(default=None, repr=False)
 
     @classmethod
@@ -43,8 +45,8 @@ class AuxiliaryLLMConfig:
             base_url=str(section["base_url"]).rstrip("/"),
             model=str(section["model"]),
             api_key_env=section.get("api_key_env"),
-            timeout_seconds=float(section.get("timeout_seconds", 30.0)),
-            max_retries=int(section.get("max_retries", 2)),
+            timeout_seconds=float(section.get("timeout_seconds", cls.timeout_seconds)),
+            max_retries=int(section.get("max_retries", cls.max_retries)),
             api_key_value=section.get("api_key") or None,
         )
 

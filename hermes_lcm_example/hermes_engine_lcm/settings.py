@@ -8,40 +8,106 @@ from pathlib import Path
 from typing import Any
 
 from hermes_core import HermesConfig
-from hermes_core.config import Rule, read_section
-from hermes_core.config.checks import is_bool, is_fraction, seconds, whole_number
+from hermes_core.config import (
+    KeyRule,
+    is_bool,
+    is_fraction,
+    read_section,
+    seconds,
+    whole_number,
+)
 
-__all__ = ["LCMSettings"]
+__all__ = ["RULES", "LCMSettings"]
 
-
-_RULES: dict[str, Rule] = {
-    "database": (lambda v: isinstance(v, str) and bool(v), "a file path"),
-    "threshold": (is_fraction, "a number greater than 0 and at most 1"),
-    "fresh_tail_messages": (whole_number(1), "a whole number, 1 or more"),
-    "leaf_chunk_tokens": (whole_number(1), "a whole number of tokens, 1 or more"),
-    "condensation_fanin": (whole_number(2), "a whole number, 2 or more"),
-    "cross_session_search": (is_bool, "true or false"),
-    "max_passes": (whole_number(1), "a whole number, 1 or more"),
-    "deadline_seconds": (seconds(0, 86_400, above=True), "a number of seconds, 0 to 86400"),
-    "summary_target_tokens": (whole_number(1), "a whole number of tokens, 1 or more"),
-    "relevant_messages": (whole_number(0), "a whole number, 0 or more"),
-}
+#: The keys of ``lcm:``.
+RULES: tuple[KeyRule, ...] = (
+    KeyRule(
+        "lcm.database",
+        lambda v: v is None or (isinstance(v, str) and bool(v)),
+        "a file path",
+        None,
+        "The SQLite file of the store; default $HERMES_HOME/lcm/lcm.db.",
+    ),
+    KeyRule(
+        "lcm.threshold",
+        is_fraction,
+        "a number greater than 0 and at most 1",
+        0.75,
+        "Fraction of the context length at which a pass compacts.",
+    ),
+    KeyRule(
+        "lcm.fresh_tail_messages",
+        whole_number(1),
+        "a whole number, 1 or more",
+        32,
+        "Most recent messages always sent as they are.",
+    ),
+    KeyRule(
+        "lcm.leaf_chunk_tokens",
+        whole_number(1),
+        "a whole number of tokens, 1 or more",
+        20_000,
+        "Tokens of raw messages one leaf summary covers at most.",
+    ),
+    KeyRule(
+        "lcm.condensation_fanin",
+        whole_number(2),
+        "a whole number, 2 or more",
+        4,
+        "Summaries of one depth condensed into one of the next.",
+    ),
+    KeyRule(
+        "lcm.cross_session_search",
+        is_bool,
+        "true or false",
+        False,
+        "Whether the retrieval tools search every session's messages, not only the current.",
+    ),
+    KeyRule(
+        "lcm.max_passes",
+        whole_number(1),
+        "a whole number, 1 or more",
+        16,
+        "Summarising rounds one compress call makes at most.",
+    ),
+    KeyRule(
+        "lcm.deadline_seconds",
+        seconds(0, 86_400, above=True),
+        "a number of seconds greater than 0, at most 86400",
+        60.0,
+        "Time one compress call may take when the host gives no deadline.",
+    ),
+    KeyRule(
+        "lcm.summary_target_tokens",
+        whole_number(1),
+        "a whole number of tokens, 1 or more",
+        1_200,
+        "Length the summariser is asked to keep a summary under.",
+    ),
+    KeyRule(
+        "lcm.relevant_messages",
+        whole_number(0),
+        "a whole number, 0 or more",
+        6,
+        "Stored messages matching the incoming one that select_context recalls into the request.",
+    ),
+)
 
 
 @dataclass(frozen=True)
 class LCMSettings:
-    """Checked LCM settings. ``database`` defaults to ``$HERMES_HOME/lcm/lcm.db``."""
+    """Checked LCM settings; build them with :meth:`from_config` (defaults: RULES)."""
 
-    database: str | None = None
-    threshold: float = 0.75
-    fresh_tail_messages: int = 32
-    leaf_chunk_tokens: int = 20_000
-    condensation_fanin: int = 4
-    cross_session_search: bool = False
-    max_passes: int = 16
-    deadline_seconds: float = 60.0
-    summary_target_tokens: int = 1_200
-    relevant_messages: int = 6
+    database: str | None
+    threshold: float
+    fresh_tail_messages: int
+    leaf_chunk_tokens: int
+    condensation_fanin: int
+    cross_session_search: bool
+    max_passes: int
+    deadline_seconds: float
+    summary_target_tokens: int
+    relevant_messages: int
 
     @classmethod
     def from_config(
@@ -54,7 +120,7 @@ class LCMSettings:
         the lossless engine); in strict mode a :class:`~hermes_core.ConfigError`
         naming every bad key is raised.
         """
-        return cls(**read_section("lcm", _RULES, config, hermes_config))
+        return cls(**read_section("lcm", RULES, config, hermes_config))
 
     def database_path(self, hermes_home: Path) -> Path:
         """Where the database lives."""

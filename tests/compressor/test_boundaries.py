@@ -12,7 +12,8 @@ from tests.compressor.helpers import assistant_calls, call, reply, tool, transcr
 
 def bounds(messages: list[Any], budget: int = 0, **settings: Any) -> tuple[int, int]:
     tokens = [100] * len(messages)
-    b = find_boundaries(messages, tokens, CompressorSettings(**settings), budget, SUMMARY_PREFIX)
+    checked = CompressorSettings.from_config({"compression": settings})
+    b = find_boundaries(messages, tokens, checked, budget, SUMMARY_PREFIX)
     return b.head, b.tail
 
 

@@ -73,3 +73,24 @@ def test_the_strict_environment_variable_makes_a_bad_compressor_key_an_error(
         ContextHost.from_config(config, env={"HERMES_STRICT_PLUGINS": "1"})
     lenient = ContextHost.from_config(config, env={})
     assert lenient.engine.settings.protect_last_n == 20  # type: ignore[attr-defined]
+
+
+def test_hermes_strict_plugins_makes_a_bad_compressor_key_an_error(tmp_path: Path) -> None:
+    from hermes_core import load_config
+
+    path = tmp_path / "config.yaml"
+    path.write_text("compression:\n  protect_last_n: many\n", encoding="utf-8")
+    config = load_config(path, env={"HERMES_STRICT_PLUGINS": "1"})
+    with pytest.raises(ConfigError) as raised:
+        CompressorSettings.from_config(config.data, config)
+    (problem,) = raised.value.problems
+    assert (problem.source, problem.line) == (str(path), 2)
+    assert problem.key == "compression.protect_last_n"
+
+
+def test_without_a_loaded_configuration_no_file_is_named() -> None:
+    config = {"context": {"strict": True}, "compression": {"max_attempts": 0}}
+    with pytest.raises(ConfigError) as raised:
+        CompressorSettings.from_config(config)
+    (problem,) = raised.value.problems
+    assert problem.source == "<mapping>" and "config.yaml" not in str(raised.value)
