@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hermes_core import sanitize_tool_pairs
+from hermes_core.messages import role_of
 
 __all__ = ["SUMMARY_END", "SUMMARY_PREFIX", "assemble", "split_summary"]
 
@@ -37,10 +38,6 @@ def split_summary(message: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
     return summary_text, remainder
 
 
-def _role(message: Any) -> Any:
-    return message.get("role") if isinstance(message, dict) else None
-
-
 def assemble(head: Sequence[Any], summary: str, tail: Sequence[Any]) -> list[Any]:
     """``head + [summary message] + tail``, valid as a chat sequence.
 
@@ -50,8 +47,8 @@ def assemble(head: Sequence[Any], summary: str, tail: Sequence[Any]) -> list[Any
     first tail message instead.
     """
     text = f"{SUMMARY_PREFIX}\n\n{summary}\n\n{SUMMARY_END}"
-    before = _role(head[-1]) if head else None
-    after = _role(tail[0]) if tail else None
+    before = role_of(head[-1]) if head else None
+    after = role_of(tail[0]) if tail else None
     if before == "system":
         before = None
     if before != "user" and after != "user":

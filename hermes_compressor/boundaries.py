@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hermes_compressor.settings import CompressorSettings
+from hermes_core.messages import role_of
 
 __all__ = ["Boundaries", "find_boundaries", "is_summary"]
 
@@ -19,10 +20,6 @@ def is_summary(message: Any, prefix: str) -> bool:
     """Whether ``message`` is (or starts with) a summary this compressor wrote."""
     content = message.get("content") if isinstance(message, dict) else None
     return isinstance(content, str) and content.startswith(prefix)
-
-
-def _role(message: Any) -> Any:
-    return message.get("role") if isinstance(message, dict) else None
 
 
 def _has_text(message: Any) -> bool:
@@ -46,7 +43,7 @@ class Boundaries:
 
 def _start_of_group(messages: Sequence[Any], index: int) -> int:
     """Move ``index`` back over tool results to the assistant message that made the calls."""
-    while index > 0 and _role(messages[index]) == "tool":
+    while index > 0 and role_of(messages[index]) == "tool":
         index -= 1
     return index
 
@@ -68,10 +65,10 @@ def find_boundaries(
     """
     count = len(messages)
     head = 0
-    while head < count and _role(messages[head]) == "system":
+    while head < count and role_of(messages[head]) == "system":
         head += 1
     head = min(count, head + settings.protect_first_n)
-    while head < count and _role(messages[head]) == "tool":
+    while head < count and role_of(messages[head]) == "tool":
         head += 1  # the head keeps the results of a call it holds
 
     tail = count
@@ -86,7 +83,7 @@ def find_boundaries(
     users = 0
     last_user = last_reply = None
     for index in range(count - 1, head - 1, -1):
-        role = _role(messages[index])
+        role = role_of(messages[index])
         if role == "user" and not is_summary(messages[index], summary_prefix):
             if last_user is None:
                 last_user = index

@@ -19,7 +19,7 @@ from hermes_compressor.settings import CompressorSettings
 from hermes_compressor.summary_prompt import build_prompt
 from hermes_compressor.thrash import ThrashBreaker
 from hermes_core import ContextEngine, HermesConfig, Message, sanitize_tool_pairs
-from hermes_core.llm import FailureCooldown, LLMAuthError, LLMNetworkError, LLMQuotaError
+from hermes_core.llm import LLM, FailureCooldown, LLMAuthError, LLMNetworkError, LLMQuotaError
 from hermes_core.log import logger
 from hermes_core.signatures import accepted_keywords
 from hermes_core.tokens import estimate_message_tokens
@@ -41,7 +41,7 @@ class CompressorEngine(ContextEngine):
     def __init__(
         self,
         config: Mapping[str, Any] | None = None,
-        llm: Any = None,
+        llm: LLM | None = None,
         hermes_config: HermesConfig | None = None,
         *,
         token_counter: Callable[[Any], int] = estimate_message_tokens,

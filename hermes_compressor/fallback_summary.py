@@ -7,8 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hermes_compressor.pruning import descriptor
-from hermes_compressor.summary_prompt import render_turns
-from hermes_core.messages import text_of
+from hermes_core.messages import render_turns, text_of
 
 __all__ = ["MAX_FALLBACK_CHARS", "fallback_summary"]
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
+from hermes_core.messages import render_turns
 from hermes_core.redaction import redact
 
-__all__ = ["SECTIONS", "build_prompt", "render_turns"]
+__all__ = ["SECTIONS", "build_prompt"]
 
 SECTIONS = (
     "Goal",
@@ -35,38 +35,6 @@ _SYSTEM = (
     "sections as Markdown headings, in this order, with 'None' where nothing applies:\n"
     + "\n".join(f"## {section}" for section in SECTIONS)
 )
-
-
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        parts = []
-        for part in content:
-            if isinstance(part, dict) and isinstance(part.get("text"), str):
-                parts.append(part["text"])
-            elif isinstance(part, dict):
-                parts.append(f"[{part.get('type', 'part')}]")
-        return " ".join(parts)
-    return ""
-
-
-def render_turns(messages: Sequence[Any]) -> str:
-    """The turns as plain text, one block per message, tool calls included."""
-    blocks = []
-    for message in messages:
-        if not isinstance(message, dict):
-            continue
-        role = message.get("role", "?")
-        lines = [f"[{role}] {_text(message.get('content'))}".rstrip()]
-        for call in message.get("tool_calls") or ():
-            function = call.get("function", {}) if isinstance(call, dict) else {}
-            arguments = function.get("arguments", "")
-            if not isinstance(arguments, str):
-                arguments = json.dumps(arguments, default=str)
-            lines.append(f"  -> calls {function.get('name', '?')}({arguments})")
-        blocks.append("\n".join(lines))
-    return "\n\n".join(blocks)
 
 
 def build_prompt(

@@ -11,7 +11,17 @@ import json
 from collections.abc import Iterable
 from typing import Any, Protocol
 
-__all__ = ["CharEstimator", "TokenCounter", "estimate_message_tokens", "estimate_tokens"]
+__all__ = [
+    "CHARS_PER_TOKEN",
+    "CharEstimator",
+    "TokenCounter",
+    "estimate_message_tokens",
+    "estimate_text_tokens",
+    "estimate_tokens",
+]
+
+#: Characters counted as one token.
+CHARS_PER_TOKEN = 4
 
 #: Flat cost of an image part, in tokens.
 IMAGE_TOKENS = 765
@@ -31,6 +41,11 @@ def _chars(value: Any) -> int:
     if isinstance(value, str):
         return len(value)
     return len(json.dumps(value, ensure_ascii=False, default=str))
+
+
+def estimate_text_tokens(text: str) -> int:
+    """Tokens of a text: characters / :data:`CHARS_PER_TOKEN`, rounded up."""
+    return -(-len(text) // CHARS_PER_TOKEN)
 
 
 def estimate_message_tokens(message: Any) -> int:
@@ -56,7 +71,7 @@ def estimate_message_tokens(message: Any) -> int:
     calls = message.get("tool_calls")
     if calls:
         chars += _chars(calls)
-    return MESSAGE_OVERHEAD + -(-chars // 4) + images * IMAGE_TOKENS
+    return MESSAGE_OVERHEAD + -(-chars // CHARS_PER_TOKEN) + images * IMAGE_TOKENS
 
 
 def estimate_tokens(messages: Iterable[Any]) -> int:

@@ -160,3 +160,30 @@ def test_a_calling_message_with_a_container_where_a_scalar_belongs_is_copied_dee
     copied = copy_message(message)
     copied["role"].append("x")
     assert message["role"] == ["assistant"]
+
+
+def test_render_turns_writes_roles_text_parts_and_tool_calls() -> None:
+    from hermes_core.messages import render_turns
+
+    turns = [
+        {"role": "user", "content": [{"type": "text", "text": "see"}, {"type": "image_url"}]},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "c", "function": {"name": "read", "arguments": '{"p": 1}'}},
+                {"id": "d", "function": {"name": "list", "arguments": {"dir": "/"}}},
+                "not a call",
+            ],
+        },
+        "not a message",
+        {"role": "tool", "tool_call_id": "c", "content": "data"},
+    ]
+    assert render_turns(turns) == (
+        "[user] see [image_url]\n\n"
+        "[assistant]\n"
+        '  -> calls read({"p": 1})\n'
+        '  -> calls list({"dir": "/"})\n'
+        "  -> calls ?()\n\n"
+        "[tool] data"
+    )

@@ -9,11 +9,14 @@ from hermes_core.llm.errors import (
     LLMQuotaError,
     LLMResponseError,
 )
+from hermes_core.llm.protocol import LLM, Completion
 
 __all__ = [
+    "LLM",
     "AuxiliaryLLMConfig",
     "ChatClient",
     "ChatResult",
+    "Completion",
     "FailureCooldown",
     "LLMAuthError",
     "LLMError",

@@ -2,7 +2,7 @@
 
 from hermes_core.messages.copying import copy_message, copy_messages
 from hermes_core.messages.repair import sanitize_tool_pairs
-from hermes_core.messages.text import text_of
+from hermes_core.messages.text import render_turns, role_of, text_of
 from hermes_core.messages.validation import ROLES, MessageProblem, validate_messages
 
 __all__ = [
@@ -10,6 +10,8 @@ __all__ = [
     "MessageProblem",
     "copy_message",
     "copy_messages",
+    "render_turns",
+    "role_of",
     "sanitize_tool_pairs",
     "text_of",
     "validate_messages",

@@ -16,6 +16,7 @@ from typing import Any
 
 from hermes_core.llm import FailureCooldown
 from hermes_core.log import logger
+from hermes_core.tokens import estimate_message_tokens
 from hermes_engine_lcm.render import render_turns
 from hermes_engine_lcm.settings import LCMSettings
 from hermes_engine_lcm.store.database import Database
@@ -254,7 +255,7 @@ def compact(
                     depth=plan.depth,
                     level=level,
                     text=body,
-                    tokens=-(-len(body) // 4) + 4,
+                    tokens=estimate_message_tokens({"content": body}),
                     first_seq=plan.first_seq,
                     last_seq=plan.last_seq,
                     first_at=plan.first_at,

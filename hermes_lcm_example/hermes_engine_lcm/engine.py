@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from hermes_core import ContextEngine, HermesConfig, Message
-from hermes_core.llm import FailureCooldown
+from hermes_core.llm import LLM, FailureCooldown
 from hermes_core.messages import copy_messages, text_of
 from hermes_core.tokens import estimate_tokens
 from hermes_engine_lcm import tools
@@ -42,7 +42,7 @@ class LCMEngine(ContextEngine):
         self,
         config: Mapping[str, Any] | None = None,
         hermes_home: Path | str | None = None,
-        llm: Any = None,
+        llm: LLM | None = None,
         hermes_config: HermesConfig | None = None,
     ) -> None:
         self.settings = LCMSettings.from_config(config, hermes_config)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from hermes_core.messages import render_turns as render_messages
 from hermes_engine_lcm.store.messages import storable_text
 from hermes_engine_lcm.store.nodes import SummaryRow
 
@@ -26,20 +27,6 @@ def summary_message(summaries: Sequence[SummaryRow]) -> dict[str, Any]:
 
 
 def render_turns(messages: Sequence[dict[str, Any]]) -> str:
-    """Messages as text for a summariser: role, content, tool calls."""
-    blocks = []
-    for message in messages:
-        content = message.get("content")
-        if isinstance(content, list):
-            content = " ".join(
-                p.get("text", "[" + str(p.get("type", "part")) + "]")
-                for p in content
-                if isinstance(p, dict)
-            )
-        lines = [f"[{message.get('role')}] {content or ''}".rstrip()]
-        for call in message.get("tool_calls") or ():
-            function = call.get("function") or {}
-            lines.append(f"  -> {function.get('name')}({function.get('arguments')})")
-        blocks.append("\n".join(lines))
-    # what SQLite and the LLM's JSON body can carry (a lone surrogate becomes U+FFFD)
-    return storable_text("\n\n".join(blocks))
+    """Messages as text for a summariser (:func:`hermes_core.messages.render_turns`), in what
+    SQLite and the LLM's JSON body can carry (a lone surrogate becomes U+FFFD)."""
+    return storable_text(render_messages(messages))

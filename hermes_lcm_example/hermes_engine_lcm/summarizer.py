@@ -10,11 +10,10 @@ too), the deterministic level is used directly.
 
 from __future__ import annotations
 
-from typing import Any
-
-from hermes_core.llm import FailureCooldown, LLMError
+from hermes_core.llm import LLM, FailureCooldown, LLMError
 from hermes_core.log import logger
 from hermes_core.signatures import accepted_keywords
+from hermes_core.tokens import CHARS_PER_TOKEN, estimate_text_tokens
 
 __all__ = ["TRUNCATED_TOKENS", "summarize"]
 
@@ -30,12 +29,8 @@ _BULLETS = (
 )
 
 
-def _tokens(text: str) -> int:
-    return -(-len(text) // 4)
-
-
 def _truncate(text: str, tokens: int) -> str:
-    budget = max(16, tokens * 4)
+    budget = max(16, tokens * CHARS_PER_TOKEN)
     if len(text) <= budget:
         return text[: max(1, len(text) // 2)]
     half = budget // 2 - 10
@@ -43,7 +38,7 @@ def _truncate(text: str, tokens: int) -> str:
 
 
 def summarize(
-    llm: Any,
+    llm: LLM | None,
     text: str,
     input_tokens: int,
     target_tokens: int,
@@ -80,7 +75,7 @@ def summarize(
             if cooldown is not None:
                 cooldown.succeeded()
             summary = str(answer.text).strip()
-            if summary and _tokens(summary) < input_tokens:
+            if summary and estimate_text_tokens(summary) < input_tokens:
                 return summary, level
     budget = min(TRUNCATED_TOKENS, max(1, input_tokens // 2))
     return _truncate(text, budget), "truncated"

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hermes_core.messages import text_of
+from hermes_core.tokens import CHARS_PER_TOKEN
 from hermes_engine_lcm.store.nodes import (
     active_items,
     covered_messages,
@@ -253,8 +254,6 @@ def expand(
     }
 
 
-#: Characters per token of the estimate every cap here is measured in.
-_CHARS_PER_TOKEN = 4
 #: What a paged answer's own fields may cost, kept out of each page's share.
 _ENVELOPE_TOKENS = 60
 
@@ -281,7 +280,7 @@ def page_of_message(
     into pages of its text: ``content_page`` holds page ``page``, and
     ``next_page`` says how to go on (None on the last page).
     """
-    if len(json.dumps(message, ensure_ascii=False)) <= max_tokens * _CHARS_PER_TOKEN:
+    if len(json.dumps(message, ensure_ascii=False)) <= max_tokens * CHARS_PER_TOKEN:
         if page:
             raise ToolError(f"page {page} does not exist; M{message_id} has 1 page")
         return {
@@ -292,7 +291,7 @@ def page_of_message(
             "message": message,
         }
     text = _message_text(message)
-    width = max(1, (max_tokens - _ENVELOPE_TOKENS) * _CHARS_PER_TOKEN)
+    width = max(1, (max_tokens - _ENVELOPE_TOKENS) * CHARS_PER_TOKEN)
     pages = -(-len(text) // width)
     if page >= pages:
         raise ToolError(f"page {page} does not exist; M{message_id} has {pages} page(s)")

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hermes_core.log import logger
-from hermes_core.messages import text_of
+from hermes_core.messages import ROLES, text_of
 from hermes_core.tokens import estimate_message_tokens
 from hermes_engine_lcm.store.search import has_cjk
 
@@ -35,7 +35,6 @@ __all__ = [
     "searchable_text",
 ]
 
-VALID_ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 #: How many stored messages an alignment compares at most.
 OVERLAP = 64
 #: How many of the latest stored messages a list that does not align is checked against.
@@ -97,7 +96,8 @@ def message_problem(message: Any) -> str | None:
     """Why ``message`` cannot be stored, or None."""
     if not isinstance(message, dict):
         return f"is a {type(message).__name__}, not a message object"
-    if message.get("role") not in VALID_ROLES:
+    role = message.get("role")
+    if role.__class__ is not str or role not in ROLES:
         return f"has no valid role (got {message.get('role')!r})"
     content = message.get("content")
     if content is not None and not isinstance(content, (str, list)):
