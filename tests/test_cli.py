@@ -265,6 +265,16 @@ def test_replay_with_lcm_answers_an_ask_with_its_search_tool(tmp_path: Path) -> 
     assert not (tmp_path / "lcm").exists()  # the replay never touches the user's store
 
 
+def test_replay_never_opens_a_store_the_users_config_names(tmp_path: Path) -> None:
+    mine = tmp_path / "mine.db"
+    config = f"lcm:\n  database: {mine}\ncompression:\n  protect_last_n: 4\n"
+    (tmp_path / "config.yaml").write_text(config, encoding="utf-8")
+    result = run("replay", "--engine", "lcm", "--context-length", "16000", home=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "engine lcm: 300 turns" in result.stdout
+    assert not mine.exists() and not (tmp_path / "lcm").exists()
+
+
 def test_replay_of_a_bad_jsonl_file_names_the_line(tmp_path: Path) -> None:
     transcript = tmp_path / "t.jsonl"
     transcript.write_text('{"role": "user", "content": "hi"}\nnot json\n', encoding="utf-8")

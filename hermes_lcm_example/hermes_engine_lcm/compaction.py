@@ -8,19 +8,27 @@ passed (after a host timeout nothing a late pass does becomes visible).
 
 from __future__ import annotations
 
-import json
+import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from hermes_core.llm import FailureCooldown
+from hermes_core.llm import LLM, FailureCooldown
 from hermes_core.log import logger
 from hermes_core.tokens import estimate_message_tokens
 from hermes_engine_lcm.render import render_turns
 from hermes_engine_lcm.settings import LCMSettings
 from hermes_engine_lcm.store.database import Database
-from hermes_engine_lcm.store.nodes import Item, active_items, load_summary, replace_with_summary
+from hermes_engine_lcm.store.nodes import (
+    Item,
+    active_items,
+    load_messages,
+    load_summary,
+    next_summary_id,
+    replace_with_summary,
+    still_active,
+)
+from hermes_engine_lcm.store.records import MessageMeta, message_meta
 from hermes_engine_lcm.summarizer import summarize
 
 __all__ = ["CompactionReport", "compact", "fresh_tail"]
@@ -63,20 +71,11 @@ def _ranges(ids: Sequence[int]) -> str:
     return ", ".join(parts)
 
 
-def _message_meta(db: Any, items: Sequence[Item]) -> dict[int, tuple[str, int, float]]:
-    ids = [i.ref_id for i in items if i.kind == "message"]
-    meta: dict[int, tuple[str, int, float]] = {}
-    for start in range(0, len(ids), 500):
-        chunk = ids[start : start + 500]
-        marks = ",".join("?" * len(chunk))
-        for row in db.execute(
-            f"SELECT id, role, seq, created_at FROM messages WHERE id IN ({marks})", chunk
-        ):
-            meta[row[0]] = (row[1], row[2], row[3])
-    return meta
+def _meta_of(db: sqlite3.Connection, items: Sequence[Item]) -> dict[int, MessageMeta]:
+    return message_meta(db, [i.ref_id for i in items if i.kind == "message"])
 
 
-def fresh_tail(items: Sequence[Item], meta: dict[int, tuple[str, int, float]], count: int) -> int:
+def fresh_tail(items: Sequence[Item], meta: dict[int, MessageMeta], count: int) -> int:
     """Index of the first item of the fresh tail (the last ``count`` raw messages, whole groups)."""
     seen = 0
     index = len(items)
@@ -84,42 +83,42 @@ def fresh_tail(items: Sequence[Item], meta: dict[int, tuple[str, int, float]], c
         index -= 1
         if items[index].kind == "message":
             seen += 1
-    while index > 0 and items[index].kind == "message" and meta[items[index].ref_id][0] == "tool":
+    while index > 0 and items[index].kind == "message" and meta[items[index].ref_id].role == "tool":
         index -= 1  # keep a tool call with its results
     return index
 
 
 def _leaf_plan(
-    db: Any,
+    db: sqlite3.Connection,
     items: list[Item],
-    meta: dict[int, tuple[str, int, float]],
+    meta: dict[int, MessageMeta],
     tail: int,
     settings: LCMSettings,
 ) -> _Plan | None:
     """The oldest raw chunk before item ``tail`` (the start of the fresh tail), or None."""
     index = 0
     while index < tail:
-        if items[index].kind != "message" or meta[items[index].ref_id][0] == "system":
+        if items[index].kind != "message" or meta[items[index].ref_id].role == "system":
             index += 1
             continue
         chunk: list[Item] = []
         tokens = 0
         cursor = index
         while cursor < tail and items[cursor].kind == "message":
-            role = meta[items[cursor].ref_id][0]
+            role = meta[items[cursor].ref_id].role
             if role == "system":
                 break
             group_end = cursor + 1
             while (
                 group_end < tail
                 and items[group_end].kind == "message"
-                and meta[items[group_end].ref_id][0] == "tool"
+                and meta[items[group_end].ref_id].role == "tool"
             ):
                 group_end += 1
             if (
                 group_end < len(items)
                 and items[group_end].kind == "message"
-                and (meta[items[group_end].ref_id][0] == "tool")
+                and (meta[items[group_end].ref_id].role == "tool")
             ):
                 break  # the group runs into the fresh tail: leave it whole
             group_tokens = sum(i.tokens for i in items[cursor:group_end])
@@ -130,14 +129,9 @@ def _leaf_plan(
             cursor = group_end
         if chunk and tokens >= MIN_LEAF_TOKENS:
             ids = [i.ref_id for i in chunk]
-            bodies = {
-                row[0]: json.loads(row[1])
-                for row in db.execute(
-                    f"SELECT id, body FROM messages WHERE id IN ({','.join('?' * len(ids))})", ids
-                )
-            }
-            seqs = [meta[i][1] for i in ids]
-            times = [meta[i][2] for i in ids]
+            bodies = load_messages(db, ids)
+            seqs = [meta[i].seq for i in ids]
+            times = [meta[i].created_at for i in ids]
             return _Plan(
                 items=chunk,
                 depth=0,
@@ -153,7 +147,9 @@ def _leaf_plan(
     return None
 
 
-def _condense_plan(db: Any, items: list[Item], settings: LCMSettings) -> _Plan | None:
+def _condense_plan(
+    db: sqlite3.Connection, items: list[Item], settings: LCMSettings
+) -> _Plan | None:
     fanin = settings.condensation_fanin
     summaries = {i.ref_id: load_summary(db, i.ref_id) for i in items if i.kind == "summary"}
     for start in range(len(items) - fanin + 1):
@@ -183,88 +179,110 @@ class _Late(Exception):
     """The deadline passed before the commit: roll the pass back."""
 
 
+@dataclass(frozen=True)
+class _State:
+    """The active context as one pass sees it."""
+
+    tokens: int
+    tail_tokens: int
+    plan: _Plan | None
+
+
+def _read_state(
+    database: Database, session_id: str, settings: LCMSettings, target_tokens: int, fold: bool
+) -> _State:
+    """The context's size, its fresh tail's size, and (when ``fold`` and the context is over
+    ``target_tokens``) the next fold, None when nothing is left to fold."""
+    with database.read() as db:
+        items = active_items(db, session_id)
+        meta = _meta_of(db, items)
+        start = fresh_tail(items, meta, settings.fresh_tail_messages)
+        tokens = sum(i.tokens for i in items)
+        plan = None
+        if fold and tokens > target_tokens:
+            plan = _leaf_plan(db, items, meta, start, settings) or _condense_plan(
+                db, items, settings
+            )
+        return _State(tokens, sum(i.tokens for i in items[start:]), plan)
+
+
+def _commit(
+    database: Database, session_id: str, plan: _Plan, text: str, level: str, deadline: float
+) -> bool:
+    """Replace the plan's items with its summary; False when the context changed under the
+    pass (nothing written). Raises :class:`_Late` (rolled back) once ``deadline`` has passed."""
+    with database.write() as db:
+        if not still_active(db, session_id, plan.items):
+            return False
+        summary_id = next_summary_id(db)
+        body = (
+            f"{text}\n\nCovers {plan.covers}. "
+            f'To read the originals: lcm_expand(id="S{summary_id}").'
+        )
+        if time.monotonic() >= deadline:
+            raise _Late
+        replace_with_summary(
+            db,
+            session_id,
+            plan.items,
+            depth=plan.depth,
+            level=level,
+            text=body,
+            tokens=estimate_message_tokens({"content": body}),
+            first_seq=plan.first_seq,
+            last_seq=plan.last_seq,
+            first_at=plan.first_at,
+            last_at=plan.last_at,
+            summary_id=summary_id,
+        )
+    return True
+
+
 def compact(
     database: Database,
     session_id: str,
     settings: LCMSettings,
-    llm: Any,
+    llm: LLM | None,
     target_tokens: int,
     deadline: float,
     cooldown: FailureCooldown | None = None,
 ) -> CompactionReport:
-    """Run passes until the active context fits ``target_tokens`` or nothing is left to fold."""
+    """Run passes until the active context fits ``target_tokens`` or nothing is left to fold.
+
+    ``stopped`` says why it ended: ``target``, ``max_passes``, ``deadline``
+    (a pass past the deadline is rolled back), ``nothing_left`` or
+    ``contended`` (the context kept changing under the passes).
+    """
     passes = retries = 0
-    before = after = tail_tokens = 0
-    stopped = "target"
+    before: int | None = None
     while True:
-        with database.read() as db:
-            items = active_items(db, session_id)
-            after = sum(i.tokens for i in items)
-            if passes == 0:
-                before = after
-            meta = _message_meta(db, items)
-            start = fresh_tail(items, meta, settings.fresh_tail_messages)
-            tail_tokens = sum(i.tokens for i in items[start:])
-            if after <= target_tokens:
-                stopped = "target"
-                break
-            if passes >= settings.max_passes:
-                stopped = "max_passes"
-                break
-            if time.monotonic() >= deadline:
-                stopped = "deadline"
-                break
-            plan = _leaf_plan(db, items, meta, start, settings) or _condense_plan(
-                db, items, settings
-            )
-        if plan is None:
-            stopped = "nothing_left"
-            break
-        target = max(32, min(settings.summary_target_tokens, plan.input_tokens // 4))
-        # the footer naming what is covered costs about 40 tokens of the budget
-        text, level = summarize(llm, plan.text, max(16, plan.input_tokens - 40), target, cooldown)
-        try:
-            with database.write() as db:
-                current = {
-                    (row[0], row[1], row[2])
-                    for row in db.execute(
-                        "SELECT position, kind, ref_id FROM context_items WHERE session_id = ?"
-                        f" AND position IN ({','.join('?' * len(plan.items))})",
-                        [session_id, *[i.position for i in plan.items]],
-                    )
-                }
-                if current != {(i.position, i.kind, i.ref_id) for i in plan.items}:
-                    retries += 1
-                    if retries > 3:
-                        stopped = "contended"
-                        break
-                    continue  # the context changed under this pass; plan again
-                summary_id = db.execute(
-                    "SELECT COALESCE(MAX(id), 0) + 1 FROM summaries"
-                ).fetchone()[0]
-                body = (
-                    f"{text}\n\nCovers {plan.covers}. "
-                    f'To read the originals: lcm_expand(id="S{summary_id}").'
-                )
-                if time.monotonic() >= deadline:
-                    raise _Late
-                replace_with_summary(
-                    db,
-                    session_id,
-                    plan.items,
-                    depth=plan.depth,
-                    level=level,
-                    text=body,
-                    tokens=estimate_message_tokens({"content": body}),
-                    first_seq=plan.first_seq,
-                    last_seq=plan.last_seq,
-                    first_at=plan.first_at,
-                    last_at=plan.last_at,
-                    summary_id=summary_id,
-                )
-        except _Late:
+        fold = passes < settings.max_passes and time.monotonic() < deadline
+        state = _read_state(database, session_id, settings, target_tokens, fold)
+        before = state.tokens if before is None else before
+        if state.tokens <= target_tokens:
+            stopped = "target"
+        elif passes >= settings.max_passes:
+            stopped = "max_passes"
+        elif time.monotonic() >= deadline:
             stopped = "deadline"
-            logger.warning("lcm.pass_rolled_back", session_id=session_id, reason="deadline")
-            break
-        passes += 1
-    return CompactionReport(passes, before, after, tail_tokens, stopped)
+        elif state.plan is None:
+            stopped = "nothing_left"
+        else:
+            plan = state.plan
+            target = max(32, min(settings.summary_target_tokens, plan.input_tokens // 4))
+            # the footer naming what is covered costs about 40 tokens of the budget
+            budget = max(16, plan.input_tokens - 40)
+            text, level = summarize(llm, plan.text, budget, target, cooldown)
+            try:
+                committed = _commit(database, session_id, plan, text, level, deadline)
+            except _Late:
+                logger.warning("lcm.pass_rolled_back", session_id=session_id, reason="deadline")
+                return CompactionReport(passes, before, state.tokens, state.tail_tokens, "deadline")
+            if committed:
+                passes += 1
+                continue
+            retries += 1  # the context changed under this pass; plan again
+            if retries <= 3:
+                continue
+            stopped = "contended"
+        return CompactionReport(passes, before, state.tokens, state.tail_tokens, stopped)

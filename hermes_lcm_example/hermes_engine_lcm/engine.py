@@ -21,6 +21,7 @@ from hermes_engine_lcm.settings import LCMSettings
 from hermes_engine_lcm.store.database import Database
 from hermes_engine_lcm.store.messages import ingest, remember_handed
 from hermes_engine_lcm.store.nodes import active_items
+from hermes_engine_lcm.store.records import clear_active_context, open_session, session_counts
 
 __all__ = ["LCMEngine"]
 
@@ -183,14 +184,11 @@ class LCMEngine(ContextEngine):
         """Resume the session's persisted state: ingestion goes on after its last stored message."""
         self._session = session_id
         with self.database.write() as db:
-            db.execute(
-                "INSERT OR IGNORE INTO sessions (id, created_at) VALUES (?, ?)",
-                (session_id, time.time()),
-            )
+            open_session(db, session_id)
 
     def on_session_end(self, session_id: str, messages: list[Message]) -> None:
         self._ingest(session_id, messages)
-        self.database.connection().execute("PRAGMA wal_checkpoint(PASSIVE)")
+        self.database.checkpoint()
 
     def close(self) -> None:
         """Close every database connection this engine opened (a later call reopens one)."""
@@ -201,7 +199,7 @@ class LCMEngine(ContextEngine):
         super().on_session_reset()
         sid = self._sid(session_id)
         with self.database.write() as db:
-            db.execute("DELETE FROM context_items WHERE session_id = ?", (sid,))
+            clear_active_context(db, sid)
             remember_handed(db, sid, [])
         with self._lock:
             self._tail_exceeds.pop(sid, None)
@@ -240,12 +238,7 @@ class LCMEngine(ContextEngine):
     def get_status(self) -> dict[str, Any]:
         status = super().get_status()
         with self.database.read() as db:
-            stored = db.execute(
-                "SELECT COUNT(*) FROM messages WHERE session_id = ?", (self._session,)
-            ).fetchone()[0]
-            summaries = db.execute(
-                "SELECT COUNT(*) FROM summaries WHERE session_id = ?", (self._session,)
-            ).fetchone()[0]
+            stored, summaries = session_counts(db, self._session)
         status.update(
             session_id=self._session,
             stored_messages=stored,

@@ -9,6 +9,7 @@ from typing import Any
 
 from hermes_engine_lcm.render import summary_message
 from hermes_engine_lcm.store.nodes import Item, load_messages, load_summary
+from hermes_engine_lcm.store.records import messages_around
 from hermes_engine_lcm.store.search import search
 
 __all__ = ["active_messages", "relevant_groups"]
@@ -46,19 +47,15 @@ def active_messages(db: sqlite3.Connection, items: Sequence[Item]) -> list[dict[
 
 def _group_of(db: sqlite3.Connection, session_id: str, seq: int) -> list[tuple[int, int]]:
     """(id, seq) of the whole tool group around message ``seq``: the call and all its results."""
-    rows = db.execute(
-        "SELECT id, seq, role FROM messages WHERE session_id = ? AND seq BETWEEN ? AND ?"
-        " ORDER BY seq",
-        (session_id, seq - 16, seq + 16),
-    ).fetchall()
-    index = next(i for i, r in enumerate(rows) if r[1] == seq)
+    rows = messages_around(db, session_id, seq, 16)
+    index = next(i for i, row in enumerate(rows) if row.seq == seq)
     start = index
-    while start > 0 and rows[start][2] == "tool":
+    while start > 0 and rows[start].role == "tool":
         start -= 1
     end = start + 1
-    while end < len(rows) and rows[end][2] == "tool":
+    while end < len(rows) and rows[end].role == "tool":
         end += 1
-    return [(r[0], r[1]) for r in rows[start:end]]
+    return [(row.id, row.seq) for row in rows[start:end]]
 
 
 def relevant_groups(

@@ -18,6 +18,7 @@ from hermes_engine_lcm.store.nodes import (
     parse_id,
     summary_children,
 )
+from hermes_engine_lcm.store.records import message_meta, owner_of, session_totals
 from hermes_engine_lcm.store.search import search
 
 __all__ = ["SCHEMAS", "ToolError", "describe", "expand", "grep"]
@@ -142,11 +143,10 @@ def _node(db: sqlite3.Connection, node_id: Any, sessions: list[str] | None) -> t
     if parsed is None:
         raise ToolError(f"'id' must look like M12 or S3, got {node_id!r}")
     kind, number = parsed
-    table = "messages" if kind == "message" else "summaries"
-    row = db.execute(f"SELECT session_id FROM {table} WHERE id = ?", (number,)).fetchone()
-    if row is None or (sessions is not None and row[0] not in sessions):
+    owner = owner_of(db, kind, number)
+    if owner is None or (sessions is not None and owner not in sessions):
         raise ToolError(f"no node {node_id} in this conversation")
-    return kind, number, row[0]
+    return kind, number, owner
 
 
 def describe(
@@ -157,21 +157,14 @@ def describe(
     page = _int(args, "page", 0, 0, 1_000_000)
     if node_id in (None, ""):
         items = active_items(db, session_id)
-        stored = db.execute(
-            "SELECT COUNT(*), COALESCE(SUM(tokens), 0) FROM messages WHERE session_id = ?",
-            (session_id,),
-        ).fetchone()
-        depths = dict(
-            db.execute(
-                "SELECT depth, COUNT(*) FROM summaries WHERE session_id = ? GROUP BY depth",
-                (session_id,),
-            ).fetchall()
-        )
+        totals = session_totals(db, session_id)
         return {
             "session_id": session_id,
-            "stored_messages": stored[0],
-            "stored_tokens": stored[1],
-            "summaries_by_depth": {str(k): v for k, v in sorted(depths.items())},
+            "stored_messages": totals.stored_messages,
+            "stored_tokens": totals.stored_tokens,
+            "summaries_by_depth": {
+                str(depth): count for depth, count in sorted(totals.summaries_by_depth.items())
+            },
             "active_context": {
                 "items": len(items),
                 "tokens": sum(i.tokens for i in items),
@@ -182,18 +175,16 @@ def describe(
     kind, number, owner = _node(db, node_id, sessions)
     above = covering_summary(db, kind, number)
     if kind == "message":
-        row = db.execute(
-            "SELECT seq, role, tokens, created_at FROM messages WHERE id = ?", (number,)
-        ).fetchone()
+        meta = message_meta(db, [number])[number]
         paged = page_of_message(number, load_messages(db, [number])[number], max_tokens, page)
         return {
             "session_id": owner,
-            "seq": row[0],
-            "tokens": row[2],
-            "created_at": row[3],
+            "seq": meta.seq,
+            "tokens": meta.tokens,
+            "created_at": meta.created_at,
             "folded_into": f"S{above}" if above is not None else None,
             **paged,
-            "role": row[1],
+            "role": meta.role,
         }
     summary = load_summary(db, number)
     assert summary is not None
@@ -221,8 +212,7 @@ def expand(
     if kind == "message":
         return page_of_message(number, load_messages(db, [number])[number], max_tokens, page)
     ids = covered_messages(db, number)
-    placeholders = ",".join("?" * len(ids))
-    tokens = dict(db.execute(f"SELECT id, tokens FROM messages WHERE id IN ({placeholders})", ids))
+    tokens = {message_id: meta.tokens for message_id, meta in message_meta(db, ids).items()}
     pages: list[list[int]] = [[]]
     used = 0
     for message_id in ids:

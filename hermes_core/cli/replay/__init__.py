@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 import tempfile
 import textwrap
@@ -95,28 +94,30 @@ def command(
 
     Shows the context sent at each model call against the window, every
     compaction pass, and what the engine saved. Exits 1 when a request did
-    not fit the window. Works offline: no LLM unless one is configured; a
-    store such as lcm's is kept in a temporary directory so your own history
-    is never touched.
+    not fit the window. Works offline: no LLM unless one is configured. The
+    engine runs in a temporary $HERMES_HOME with its default settings (the
+    compressor's are read from your compression: section), so a store such as
+    lcm's is never your own history.
     """
     if plot_path is not None and plot_path.suffix.lower() not in IMAGE_SUFFIXES:
         fail(f"--plot {plot_path}: write a .png or .svg file")
     messages = _read_jsonl(file) if file else sample_session()
     config = load(ctx)
-    data = copy.deepcopy(dict(config.data))
-    if engine_name:
-        data.setdefault("context", {})["engine"] = engine_name
+    # an engine named on the command line must be the one replayed: no silent fallback
+    strict = True if engine_name else None
     with tempfile.TemporaryDirectory() as scratch:
-        data.setdefault("lcm", {})["database"] = str(Path(scratch) / "replay.db")
-        env = dict(config.env)
-        # an engine named on the command line must be the one replayed: no silent fallback
-        strict = True if engine_name else None
         try:
-            registry = EngineRegistry.discover(load_config(data, env=env, strict=strict))
+            if engine_name:
+                source = config.path if config.text is not None else config.data
+                overrides = {"context": {"engine": engine_name}}
+                config = load_config(source, env=config.env, strict=strict, overrides=overrides)
+            registry = EngineRegistry.discover(config)
             if engine_name and registry.get(engine_name) is None:
                 known = ", ".join(registry.names()) or "none"
                 fail(f"--engine {engine_name}: no such engine is installed (installed: {known})")
-            host = ContextHost(registry, env=env)
+            # engines run in a throwaway $HERMES_HOME with their default settings
+            scratch_config = config.isolated(Path(scratch))
+            host = ContextHost(registry.with_config(scratch_config), env=scratch_config.env)
         except HermesError as exc:
             fail(f"--engine {engine_name}: {exc}")
         with Progress(transient=True, console=out, disable=as_json) as progress:

@@ -123,6 +123,10 @@ class Database:
         finally:
             connection.execute("COMMIT")
 
+    def checkpoint(self) -> None:
+        """Fold the write-ahead log into the database file, without waiting for readers."""
+        self.connection().execute("PRAGMA wal_checkpoint(PASSIVE)")
+
     def close(self) -> None:
         """Close every thread's connection."""
         with self._lock:

@@ -19,8 +19,10 @@ __all__ = [
     "covering_summary",
     "load_messages",
     "load_summary",
+    "next_summary_id",
     "parse_id",
     "replace_with_summary",
+    "still_active",
     "summary_children",
 ]
 
@@ -86,6 +88,25 @@ def load_messages(db: sqlite3.Connection, ids: Sequence[int]) -> dict[int, dict[
         ):
             found[message_id] = json.loads(body)
     return found
+
+
+def still_active(db: sqlite3.Connection, session_id: str, items: Sequence[Item]) -> bool:
+    """Whether every one of ``items`` is still in the session's active context, unchanged."""
+    marks = ",".join("?" * len(items))
+    current = {
+        (row[0], row[1], row[2])
+        for row in db.execute(
+            f"SELECT position, kind, ref_id FROM context_items"
+            f" WHERE session_id = ? AND position IN ({marks})",
+            [session_id, *[i.position for i in items]],
+        )
+    }
+    return current == {(i.position, i.kind, i.ref_id) for i in items}
+
+
+def next_summary_id(db: sqlite3.Connection) -> int:
+    """The id the next summary will get (inside the write transaction that inserts it)."""
+    return int(db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM summaries").fetchone()[0])
 
 
 def load_summary(db: sqlite3.Connection, summary_id: int) -> SummaryRow | None:

@@ -1,0 +1,117 @@
+"""Reads of stored messages and sessions as named records, for compaction, selection and tools.
+
+With :mod:`~hermes_engine_lcm.store.nodes` (the summary DAG) and
+:mod:`~hermes_engine_lcm.store.messages` (ingest), this is where LCM speaks
+SQL; the modules above the store speak in these records.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+__all__ = [
+    "MessageMeta",
+    "SessionTotals",
+    "clear_active_context",
+    "message_meta",
+    "messages_around",
+    "open_session",
+    "owner_of",
+    "session_counts",
+    "session_totals",
+]
+
+#: Ids per ``IN (...)`` list, below SQLite's default limit of host parameters.
+_CHUNK = 500
+
+
+@dataclass(frozen=True)
+class MessageMeta:
+    """What compaction and the tools need of a stored message besides its body."""
+
+    id: int
+    role: str
+    seq: int
+    tokens: int
+    created_at: float
+
+
+@dataclass(frozen=True)
+class SessionTotals:
+    """A session's stored history: messages, their tokens, summaries per depth."""
+
+    stored_messages: int
+    stored_tokens: int
+    summaries_by_depth: dict[int, int]
+
+
+def _chunks(ids: Sequence[int]) -> Iterator[list[int]]:
+    for start in range(0, len(ids), _CHUNK):
+        yield list(ids[start : start + _CHUNK])
+
+
+def message_meta(db: sqlite3.Connection, ids: Sequence[int]) -> dict[int, MessageMeta]:
+    """The metadata of stored messages by id (ids not stored are absent)."""
+    found: dict[int, MessageMeta] = {}
+    for chunk in _chunks(ids):
+        marks = ",".join("?" * len(chunk))
+        for row in db.execute(
+            f"SELECT id, role, seq, tokens, created_at FROM messages WHERE id IN ({marks})", chunk
+        ):
+            found[row[0]] = MessageMeta(*row)
+    return found
+
+
+def messages_around(
+    db: sqlite3.Connection, session_id: str, seq: int, reach: int
+) -> list[MessageMeta]:
+    """The session's messages with ``seq`` within ``reach`` of ``seq``, in order."""
+    return [
+        MessageMeta(*row)
+        for row in db.execute(
+            "SELECT id, role, seq, tokens, created_at FROM messages"
+            " WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq",
+            (session_id, seq - reach, seq + reach),
+        )
+    ]
+
+
+def owner_of(db: sqlite3.Connection, kind: str, number: int) -> str | None:
+    """The session a message (``kind`` "message") or summary belongs to; None if absent."""
+    table = "messages" if kind == "message" else "summaries"
+    row = db.execute(f"SELECT session_id FROM {table} WHERE id = ?", (number,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def open_session(db: sqlite3.Connection, session_id: str) -> None:
+    """Record the session if it is new; a known one keeps its state."""
+    db.execute(
+        "INSERT OR IGNORE INTO sessions (id, created_at) VALUES (?, ?)", (session_id, time.time())
+    )
+
+
+def clear_active_context(db: sqlite3.Connection, session_id: str) -> None:
+    """Empty the session's active context; its messages and summaries stay stored."""
+    db.execute("DELETE FROM context_items WHERE session_id = ?", (session_id,))
+
+
+def session_counts(db: sqlite3.Connection, session_id: str) -> tuple[int, int]:
+    """``(stored messages, summaries)`` of the session."""
+    messages = db.execute("SELECT COUNT(*) FROM messages WHERE session_id = ?", (session_id,))
+    summaries = db.execute("SELECT COUNT(*) FROM summaries WHERE session_id = ?", (session_id,))
+    return int(messages.fetchone()[0]), int(summaries.fetchone()[0])
+
+
+def session_totals(db: sqlite3.Connection, session_id: str) -> SessionTotals:
+    """The session's stored messages, their tokens, and its summaries per depth."""
+    count, tokens = db.execute(
+        "SELECT COUNT(*), COALESCE(SUM(tokens), 0) FROM messages WHERE session_id = ?",
+        (session_id,),
+    ).fetchone()
+    depths = db.execute(
+        "SELECT depth, COUNT(*) FROM summaries WHERE session_id = ? GROUP BY depth", (session_id,)
+    )
+    return SessionTotals(int(count), int(tokens), {int(d): int(n) for d, n in depths})
