@@ -8,6 +8,7 @@ engines may use it or plug in an exact tokenizer (any object with
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from typing import Any, Protocol
 
@@ -35,12 +36,51 @@ class TokenCounter(Protocol):
     def count_messages(self, messages: Iterable[Any]) -> int: ...
 
 
+#: Characters ``json.dumps`` writes as an escape sequence longer than the character.
+_CONTROL = re.compile(r"[\x00-\x1f]")
+_SCALAR_LENGTHS = {True: 4, False: 5}
+
+
+def _json_string_length(text: str) -> int:
+    if _CONTROL.search(text) is not None:
+        return len(json.dumps(text, ensure_ascii=False))
+    return len(text) + 2 + text.count('"') + text.count("\\")
+
+
+def json_length(value: Any) -> int:
+    """``len(json.dumps(value, ensure_ascii=False, default=str))``, computed without writing
+    the JSON for the shapes messages hold (dicts with text keys, lists, text, numbers)."""
+    cls = value.__class__
+    if cls is str:
+        return _json_string_length(value)
+    if cls is dict:
+        if not value:
+            return 2
+        total = 2 * len(value)  # braces, and ", " between items (one fewer) plus ": " each
+        for key, item in value.items():
+            if key.__class__ is not str:
+                return len(json.dumps(value, ensure_ascii=False, default=str))
+            total += _json_string_length(key) + 2 + json_length(item)
+        return total
+    if cls is list:
+        if not value:
+            return 2
+        return 2 * len(value) + sum(json_length(item) for item in value)
+    if cls is bool:
+        return _SCALAR_LENGTHS[value]
+    if value is None:
+        return 4
+    if cls is int:
+        return len(str(value))
+    return len(json.dumps(value, ensure_ascii=False, default=str))
+
+
 def _chars(value: Any) -> int:
     if value is None:
         return 0
     if isinstance(value, str):
         return len(value)
-    return len(json.dumps(value, ensure_ascii=False, default=str))
+    return json_length(value)
 
 
 def estimate_text_tokens(text: str) -> int:

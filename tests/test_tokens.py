@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
 from hermes_core.tokens import (
     IMAGE_TOKENS,
     MESSAGE_OVERHEAD,
@@ -45,3 +49,34 @@ def test_a_list_sums_its_messages_and_the_estimator_agrees() -> None:
 
 def test_non_dict_items_cost_only_the_envelope() -> None:
     assert estimate_message_tokens("junk") == MESSAGE_OVERHEAD
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: (
+        st.lists(inner, max_size=6)
+        | st.dictionaries(st.text(max_size=8) | st.integers(), inner, max_size=6)
+    ),
+    max_leaves=40,
+)
+
+
+@given(JSON_VALUES)
+def test_json_length_is_the_length_json_dumps_writes(value: object) -> None:
+    from hermes_core.tokens import json_length
+
+    assert json_length(value) == len(json.dumps(value, ensure_ascii=False, default=str))
+
+
+def test_a_tool_call_message_is_estimated_without_writing_json(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    call = {"id": "c1", "type": "function", "function": {"name": "read", "arguments": '{"p": 1}'}}
+    message = {"role": "assistant", "content": None, "tool_calls": [call]}
+    expected = 4 + -(-len(json.dumps([call], ensure_ascii=False)) // 4)
+
+    def no_json(*args: object, **kwargs: object) -> str:
+        raise AssertionError("json.dumps called")
+
+    monkeypatch.setattr(json, "dumps", no_json)
+    assert estimate_message_tokens(message) == expected
