@@ -9,71 +9,24 @@ doubling of the transcript costs at most 2.3x, and a pass at most 5x the
 from __future__ import annotations
 
 import json
-import random
 import sys
 import time
 from typing import Any
 
 from hermes_compressor import CompressorEngine
+from hermes_core.testing.conversations import coding_session
 
 SIZES = (5_000, 10_000, 20_000)
 ROUNDS = 5
 
 
-def transcript(size: int, seed: int = 3) -> list[dict[str, Any]]:
-    """A realistic agent transcript: asks, parallel tool calls, results of varied size, replies."""
-    rng = random.Random(seed)
-    messages: list[dict[str, Any]] = [
-        {"role": "system", "content": "You are a coding agent. " * 20}
-    ]
-    turn = 0
-    while len(messages) < size:
-        turn += 1
-        messages.append(
-            {
-                "role": "user",
-                "content": f"Step {turn}: " + "please look at this. " * rng.randint(2, 30),
-            }
-        )
-        for _ in range(rng.randint(0, 3)):
-            ids = [f"call_{turn}_{k}_{len(messages)}" for k in range(rng.randint(1, 3))]
-            messages.append(
-                {
-                    "role": "assistant",
-                    "content": None,
-                    "tool_calls": [
-                        {
-                            "id": i,
-                            "type": "function",
-                            "function": {
-                                "name": rng.choice(
-                                    ["read_file", "grep", "run_tests", "apply_patch"]
-                                ),
-                                "arguments": json.dumps(
-                                    {
-                                        "path": f"src/pkg/mod_{rng.randint(0, 300)}.py",
-                                        "patch": "+ line\n" * rng.randint(0, 80),
-                                    }
-                                ),
-                            },
-                        }
-                        for i in ids
-                    ],
-                }
-            )
-            for i in ids:
-                body = rng.choice(
-                    [
-                        "ok",
-                        "def f(x):\n    return x\n" * rng.randint(5, 120),
-                        "Traceback (most recent call last):\n  File 'a.py'\nValueError: bad\n"
-                        * rng.randint(1, 10),
-                        "PASSED tests/test_a.py::test_one\n" * 40,  # repeats across calls: dedupe
-                    ]
-                )
-                messages.append({"role": "tool", "tool_call_id": i, "content": body})
-        messages.append({"role": "assistant", "content": "Done. " * rng.randint(3, 40)})
-    return messages[:size] if messages[size - 1]["role"] != "tool" else messages[: size + 1]
+def transcript(size: int) -> list[dict[str, Any]]:
+    """The first ``size`` messages (or one more, not to end between a call and its result)
+    of a long :func:`~hermes_core.testing.conversations.coding_session`."""
+    messages = coding_session(turns=size // 3)
+    while messages[size - 1]["role"] == "tool" or messages[size]["role"] == "tool":
+        size += 1
+    return messages[:size]
 
 
 def best(function: Any, rounds: int = ROUNDS) -> float:

@@ -10,8 +10,7 @@ from pathlib import Path
 
 import yaml
 
-from hermes_core.testing import TemporarySite
-from tests.conftest import engine_source
+from hermes_core.testing import TemporarySite, engine_module_source
 from tests.host_engines import ORPHANING_SOURCE
 
 
@@ -33,7 +32,9 @@ def run(*args: str, home: Path, site: Path | None = None) -> subprocess.Complete
 def test_engines_lists_the_installed_engines_and_the_selection(
     tmp_path: Path, hermes_site: TemporarySite
 ) -> None:
-    hermes_site.add_engine("acme-engine", "acme", engine_source("acme"), summary="Acme things")
+    hermes_site.add_engine(
+        "acme-engine", "acme", engine_module_source("acme"), summary="Acme things"
+    )
     (tmp_path / "config.yaml").write_text("context:\n  engine: acme\n", encoding="utf-8")
     result = run("engines", home=tmp_path, site=hermes_site.path)
     assert result.returncode == 0, result.stderr
@@ -45,8 +46,8 @@ def test_engines_lists_the_installed_engines_and_the_selection(
 def test_engines_json_has_the_selection_and_one_entry_per_registration(
     tmp_path: Path, hermes_site: TemporarySite
 ) -> None:
-    hermes_site.add_engine("one-engine", "twin", engine_source("twin"))
-    hermes_site.add_engine("two-engine", "twin", engine_source("twin"))
+    hermes_site.add_engine("one-engine", "twin", engine_module_source("twin"))
+    hermes_site.add_engine("two-engine", "twin", engine_module_source("twin"))
     result = run("engines", "--json", home=tmp_path, site=hermes_site.path)
     data = json.loads(result.stdout)
     assert data["selected"] == "compressor"
@@ -61,10 +62,10 @@ def test_engines_json_has_the_selection_and_one_entry_per_registration(
 def test_engines_check_imports_each_engine_and_reports_failures_without_stopping(
     tmp_path: Path, hermes_site: TemporarySite
 ) -> None:
-    hermes_site.add_engine("good-engine", "good", engine_source("good"))
+    hermes_site.add_engine("good-engine", "good", engine_module_source("good"))
     hermes_site.add_engine("bad-engine", "bad", "raise ImportError('no such backend')\n")
     hermes_site.add_engine(
-        "old-engine", "old", engine_source("old"), requires=["hermes-context>=99"]
+        "old-engine", "old", engine_module_source("old"), requires=["hermes-context>=99"]
     )
     result = run("engines", "--check", "--json", home=tmp_path, site=hermes_site.path)
     assert result.returncode == 1
@@ -98,7 +99,7 @@ def test_a_broken_config_in_strict_mode_is_one_clear_error(tmp_path: Path) -> No
 def test_select_writes_the_engine_and_keeps_every_other_key(
     tmp_path: Path, hermes_site: TemporarySite
 ) -> None:
-    hermes_site.add_engine("acme-engine", "acme", engine_source("acme"))
+    hermes_site.add_engine("acme-engine", "acme", engine_module_source("acme"))
     config = tmp_path / "config.yaml"
     config.write_text(
         "compression:\n  threshold: 0.6\ncontext:\n  strict: false\n"
@@ -118,7 +119,7 @@ def test_select_refuses_missing_incompatible_and_path_like_names(
     tmp_path: Path, hermes_site: TemporarySite
 ) -> None:
     hermes_site.add_engine(
-        "old-engine", "old", engine_source("old"), requires=["hermes-context>=99"]
+        "old-engine", "old", engine_module_source("old"), requires=["hermes-context>=99"]
     )
     missing = run("select", "nope", home=tmp_path, site=hermes_site.path)
     assert missing.returncode == 2 and "engine 'nope' is not installed" in missing.stderr

@@ -8,7 +8,6 @@ import pytest
 
 from hermes_core import ConfigError, load_config
 from hermes_core.testing import EventCapture
-from tests.conftest import events
 
 
 def write(path: Path, text: str) -> Path:
@@ -65,7 +64,7 @@ def test_a_yaml_syntax_error_is_not_fatal_without_strict(
     path = write(tmp_path / "config.yaml", "context:\n  engine: lcm\n  strict: [true\n")
     config = load_config(path)
     assert config.engine.name == "compressor"
-    (event,) = events(logs, "hermes_config.invalid")
+    (event,) = logs.named("hermes_config.invalid")
     assert event["file"] == str(path)
     assert event["log_level"] == "warning"
     # one line with file, line and column; no empty key
@@ -130,7 +129,7 @@ def test_without_strict_a_wrong_value_is_dropped_and_the_rest_is_kept(
     assert "hook_timeout_seconds" not in config.section("compression")
     assert config.value("compression.hook_timeout_seconds") == 30  # the rule's default
     assert config.section("compression")["protect_last_n"] == 7
-    (event,) = events(logs, "hermes_config.invalid")
+    (event,) = logs.named("hermes_config.invalid")
     assert (event["key"], event["line"]) == ("compression.hook_timeout_seconds", 4)
 
 
@@ -252,7 +251,7 @@ def test_a_misspelled_top_level_key_is_named_with_the_closest_known_one(
     path = write(tmp_path / "config.yaml", "model: x\ncontxt:\n  engine: lcm\nagent: {}\n")
     config = load_config(path)
     assert config.engine.name == "compressor"
-    (event,) = events(logs, "hermes_config.unknown_key")
+    (event,) = logs.named("hermes_config.unknown_key")
     assert (event["key"], event["suggestion"], event["line"]) == ("contxt", "context", 2)
     assert f"{path}:2: unknown top-level key 'contxt'" in str(event["message"])
 
@@ -262,4 +261,4 @@ def test_hermes_agents_own_sections_and_far_off_keys_are_not_taken_for_misspelli
 ) -> None:
     text = "model: x\nmemory: {}\ntoolsets: []\nlcm:\n  database: x\nmy_engine: {}\n"
     load_config(write(tmp_path / "config.yaml", text))
-    assert events(logs, "hermes_config.unknown_key") == []
+    assert logs.named("hermes_config.unknown_key") == []

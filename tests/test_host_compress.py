@@ -11,7 +11,6 @@ import pytest
 
 from hermes_core import ContextEngine, hookimpl
 from hermes_core.testing import EventCapture, host_for, sample_conversation
-from tests.conftest import events
 from tests.host_engines import Blocking, Recording, Returning, Vandal
 
 MESSAGES = sample_conversation(4)
@@ -58,7 +57,7 @@ def test_an_invalid_result_is_discarded_and_the_original_kept(
     host.engine.result = result  # type: ignore[attr-defined]
     original = messages()
     assert host.compress(original) is original
-    (event,) = events(logs, "context_engine.compress_failed")
+    (event,) = logs.named("context_engine.compress_failed")
     assert event["reason"] == "invalid" and detail in event["detail"]  # type: ignore[operator]
     assert host.status()["pass_invalid_results"] == 1
 
@@ -69,7 +68,7 @@ def test_an_exception_keeps_the_original_and_is_counted(logs: EventCapture, time
     host.engine.result = RuntimeError("summariser exploded")  # type: ignore[attr-defined]
     original = messages()
     assert host.compress(original) is original
-    (event,) = events(logs, "context_engine.compress_failed")
+    (event,) = logs.named("context_engine.compress_failed")
     assert "summariser exploded" in event["detail"]  # type: ignore[operator]
     assert host.status()["pass_failures"] == 1
 
@@ -83,7 +82,7 @@ def test_a_pass_past_the_timeout_keeps_the_original_and_drops_the_late_result(
     before = copy.deepcopy(original)
     assert host.compress(original) is original
     assert not engine.finished.is_set()  # the host answered without waiting for the engine
-    (event,) = events(logs, "context_engine.compress_timeout")
+    (event,) = logs.named("context_engine.compress_timeout")
     assert event["session_id"] == "default"
     engine.release.set()
     assert engine.finished.wait(5)
@@ -105,8 +104,8 @@ def test_one_pass_per_session_at_a_time(logs: EventCapture) -> None:
     assert engine.started.is_set() and not engine.finished.is_set()
     second = messages()
     assert host.compress(second, session_id="s1") is second
-    reasons = [e["reason"] for e in events(logs, "context_engine.compress_timeout")]
-    reasons += [e["reason"] for e in events(logs, "context_engine.compress_failed")]
+    reasons = [e["reason"] for e in logs.named("context_engine.compress_timeout")]
+    reasons += [e["reason"] for e in logs.named("context_engine.compress_failed")]
     assert reasons == ["timeout", "busy"]
     assert host.status()["pass_busy"] == 1
     engine.release.set()
@@ -210,7 +209,7 @@ def test_observers_hear_of_compressed_and_failed_passes(logs: EventCapture) -> N
         ("compressed", ("s7", True, "returning")),
         ("failed", ("s7", "returning", "invalid")),
     ]
-    (failure,) = events(logs, "hermes_plugin.hook_failed")
+    (failure,) = logs.named("hermes_plugin.hook_failed")
     assert failure["hook"] == "hermes_context_compressed"
     assert "analytics down" in failure["error"]  # type: ignore[operator]
 
@@ -266,9 +265,9 @@ def test_a_pass_that_frees_nothing_is_no_gain_and_keeps_the_input(
     assert host.compress(original) is original
     status = host.status()
     assert (status["passes_compressed"], status["passes_no_gain"]) == (0, 1)
-    (event,) = events(logs, "context_engine.no_gain")
+    (event,) = logs.named("context_engine.no_gain")
     assert event["after_tokens"] >= event["before_tokens"]  # type: ignore[operator]
-    assert events(logs, "context_engine.compressed") == [] and seen == ["no_gain"]
+    assert logs.named("context_engine.compressed") == [] and seen == ["no_gain"]
 
 
 def test_waiting_for_the_previous_pass_counts_against_the_timeout() -> None:
@@ -322,7 +321,7 @@ def test_a_result_whose_only_fault_is_broken_tool_pairs_is_repaired(logs: EventC
     host.engine.result = [original[0], orphan, original[-1], unanswered]  # type: ignore[attr-defined]
     result = host.compress(original)
     assert result == [original[0], original[-1]]
-    (event,) = events(logs, "context_engine.result_repaired")
+    (event,) = logs.named("context_engine.result_repaired")
     assert event["dropped_messages"] == 2 and "follows no pending tool call" in str(
         event["problems"]
     )

@@ -12,8 +12,7 @@ from typing import Any
 import pytest
 
 from hermes_core import ContextEngine, ContextHost, hookimpl
-from hermes_core.testing import TemporarySite, host_for, sample_conversation
-from tests.conftest import engine_source
+from hermes_core.testing import TemporarySite, engine_module_source, host_for, sample_conversation
 from tests.host_engines import Recording
 
 ESCAPES: list[type[BaseException]] = [SystemExit, GeneratorExit, KeyboardInterrupt]
@@ -119,7 +118,7 @@ def test_sys_exit_in_an_engine_module_or_constructor_falls_back(
         if where == "constructor"
         else ""
     )
-    source = engine_source("quitter", extra=extra)
+    source = engine_module_source("quitter", extra=extra)
     if where == "import":
         source = "import sys\nsys.exit(7)\n" + source
     hermes_site.add_engine("quitter-engine", "quitter", source)

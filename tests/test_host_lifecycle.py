@@ -9,8 +9,13 @@ import pytest
 
 from hermes_compressor import CompressorEngine
 from hermes_core import ContextHost
-from hermes_core.testing import EventCapture, TemporarySite, host_for, sample_conversation
-from tests.conftest import engine_source, events
+from hermes_core.testing import (
+    EventCapture,
+    TemporarySite,
+    engine_module_source,
+    host_for,
+    sample_conversation,
+)
 from tests.host_engines import Recording
 
 
@@ -112,7 +117,7 @@ def test_a_non_bool_decision_is_false(logs: EventCapture, answer: object) -> Non
     host.engine.answer = answer  # type: ignore[attr-defined]
     assert host.should_compress(500) is False
     assert host.should_compress_info(500) == (False, "engine_error")
-    assert len(events(logs, "context_engine.invalid_result")) == 2
+    assert len(logs.named("context_engine.invalid_result")) == 2
 
 
 def test_failing_decisions_and_usage_are_fail_open(logs: EventCapture) -> None:
@@ -124,7 +129,7 @@ def test_failing_decisions_and_usage_are_fail_open(logs: EventCapture) -> None:
     status = host.status()
     assert status["engine_status_error"] == "RuntimeError: db gone"
     assert status["hook_failures"] == 4
-    methods = [e["method"] for e in events(logs, "context_engine.hook_failed")]
+    methods = [e["method"] for e in logs.named("context_engine.hook_failed")]
     assert methods == [
         "should_compress",
         "should_compress_info",
@@ -158,7 +163,7 @@ def test_tracing_logs_every_engine_call_with_sizes_and_duration(logs: EventCaptu
     host.update_model("m", 1000)
     host.should_compress(5)
     host.compress([{"role": "user", "content": "hi"}], current_tokens=3)
-    calls = events(logs, "context_engine.call")
+    calls = logs.named("context_engine.call")
     assert [c["method"] for c in calls] == ["update_model", "should_compress", "compress"]
     compress = calls[-1]
     assert compress["args"] == [1]
@@ -170,13 +175,13 @@ def test_tracing_logs_every_engine_call_with_sizes_and_duration(logs: EventCaptu
 def test_without_tracing_nothing_is_logged_per_call(logs: EventCapture) -> None:
     host = host_for(Recording)
     host.should_compress(5)
-    assert events(logs, "context_engine.call") == []
+    assert logs.named("context_engine.call") == []
 
 
 def test_from_config_activates_the_selected_engine_with_overrides(
     tmp_path: Path, hermes_site: TemporarySite
 ) -> None:
-    hermes_site.add_engine("acme-engine", "acme", engine_source("acme"))
+    hermes_site.add_engine("acme-engine", "acme", engine_module_source("acme"))
     path = tmp_path / "config.yaml"
     path.write_text("context:\n  engine: compressor\n", encoding="utf-8")
     host = ContextHost.from_config(path, env={}, context={"engine": "acme"})
@@ -228,7 +233,7 @@ def test_lifecycle_failures_never_reach_the_agent(logs: EventCapture) -> None:
     host.update_model("m", 10)
     host.end_session("s", [])
     host.reset_session()
-    methods = [e["method"] for e in events(logs, "context_engine.hook_failed")]
+    methods = [e["method"] for e in logs.named("context_engine.hook_failed")]
     assert methods == ["on_session_start", "update_model", "on_session_end", "on_session_reset"]
 
 
@@ -259,7 +264,7 @@ def test_close_calls_the_engines_close_once_and_a_with_block_closes() -> None:
 def test_an_engine_that_fails_to_close_is_logged_not_raised(logs: EventCapture) -> None:
     engine = Closing(fail=True)
     host_for(engine).close()
-    (event,) = events(logs, "context_engine.hook_failed")
+    (event,) = logs.named("context_engine.hook_failed")
     assert event["method"] == "close"
 
 

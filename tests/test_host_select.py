@@ -10,7 +10,6 @@ import pytest
 from hermes_compressor import CompressorEngine
 from hermes_core import ContextEngine
 from hermes_core.testing import EventCapture, host_for, sample_conversation
-from tests.conftest import events
 from tests.host_engines import Selecting, Vandal
 
 HISTORY = sample_conversation(3)
@@ -93,7 +92,7 @@ def test_invalid_answers_fall_back_to_the_original_request(
     host.engine.answer = answer  # type: ignore[attr-defined]
     req = request()
     assert select(host, req) is req
-    assert bool(events(logs, "context_engine.invalid_result")) is warns
+    assert bool(logs.named("context_engine.invalid_result")) is warns
     assert host.status()["select_context_fallbacks"] == (1 if warns else 0)
 
 
@@ -105,7 +104,7 @@ def test_an_exception_falls_back_to_the_original_request(
     host.engine.raises = error  # type: ignore[attr-defined]
     req = request()
     assert select(host, req) is req
-    (event,) = events(logs, "context_engine.hook_failed")
+    (event,) = logs.named("context_engine.hook_failed")
     assert event["method"] == "select_context"
 
 
@@ -156,7 +155,7 @@ def test_turn_complete_exceptions_are_logged_and_swallowed(logs: EventCapture) -
     sel = host_for(Selecting)
     sel.engine.raises = RuntimeError("indexer down")  # type: ignore[attr-defined]
     sel.turn_complete(request())
-    (event,) = events(logs, "context_engine.hook_failed")
+    (event,) = logs.named("context_engine.hook_failed")
     assert event["method"] == "on_turn_complete"
     assert "indexer down" in event["error"]  # type: ignore[operator]
 

@@ -6,7 +6,6 @@ import json
 from typing import Any
 
 from hermes_core.testing import EventCapture, host_for, sample_conversation
-from tests.conftest import events
 from tests.host_engines import Recording
 
 GREP = {
@@ -43,7 +42,7 @@ def test_schemas_become_function_entries_skipping_nameless_and_clashing(logs: Ev
     host = host_for(Tooled)
     entries = host.tool_schemas(existing_tool_names=["read_file"])
     assert entries == [{"type": "function", "function": GREP}]
-    reasons = sorted(e["reason"] for e in events(logs, "context_engine.tool_skipped"))
+    reasons = sorted(e["reason"] for e in logs.named("context_engine.tool_skipped"))
     assert reasons == ["name_clash", "nameless", "nameless"]
 
 
@@ -51,7 +50,7 @@ def test_a_failing_or_odd_schema_listing_offers_no_tools(logs: EventCapture) -> 
     host = host_for(Tooled)
     host.engine.schemas = "not a list"  # type: ignore[attr-defined]
     assert host.tool_schemas() == []
-    assert events(logs, "context_engine.tools_invalid")
+    assert logs.named("context_engine.tools_invalid")
 
 
 def test_a_call_is_dispatched_with_a_copy_of_the_messages() -> None:

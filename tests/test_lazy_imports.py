@@ -7,8 +7,7 @@ import os
 import subprocess
 import sys
 
-from hermes_core.testing import TemporarySite
-from tests.conftest import engine_source
+from hermes_core.testing import TemporarySite, engine_module_source
 
 PROBE = """
 import json, sys
@@ -34,7 +33,7 @@ def run_probe(site: TemporarySite, mode: str, engine: str) -> dict[str, list[str
 
 def install_three(site: TemporarySite) -> None:
     for name in ("alpha", "beta", "gamma"):
-        site.add_engine(f"{name}-engine", name, engine_source(name))
+        site.add_engine(f"{name}-engine", name, engine_module_source(name))
 
 
 def test_listing_imports_no_engine_module(hermes_site: TemporarySite) -> None:

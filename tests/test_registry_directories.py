@@ -9,8 +9,7 @@ from typing import Any
 import pytest
 
 from hermes_core import ContextHost, EngineRegistry, EngineStatus, activate, load_config
-from hermes_core.testing import EventCapture, TemporarySite
-from tests.conftest import engine_source, events
+from hermes_core.testing import EventCapture, TemporarySite, engine_module_source
 
 
 def plugin(root: Path, name: str, manifest: str | None, init: str | None = None) -> Path:
@@ -19,7 +18,7 @@ def plugin(root: Path, name: str, manifest: str | None, init: str | None = None)
     if manifest is not None:
         (path / "plugin.yaml").write_text(manifest, encoding="utf-8")
     (path / "__init__.py").write_text(
-        init if init is not None else engine_source(name), encoding="utf-8"
+        init if init is not None else engine_module_source(name), encoding="utf-8"
     )
     return path
 
@@ -60,7 +59,7 @@ def test_a_selected_directory_engine_is_imported_with_working_relative_imports(
         "name: dirlcm\n",
         init="from .impl import Engine\n__all__ = ['Engine']\n",
     )
-    (path / "impl.py").write_text(engine_source("dirlcm"), encoding="utf-8")
+    (path / "impl.py").write_text(engine_module_source("dirlcm"), encoding="utf-8")
     activation = activate(discover(tmp_path, engine="dirlcm"))
     assert activation.fallback is None
     assert activation.engine.name == "dirlcm"
@@ -76,11 +75,11 @@ def test_hermes_home_plugins_are_found_after_the_configured_dirs(tmp_path: Path)
 def test_an_entry_point_beats_a_directory_of_the_same_name(
     tmp_path: Path, hermes_site: TemporarySite, logs: EventCapture
 ) -> None:
-    hermes_site.add_engine("twin-engine", "twin", engine_source("twin"))
+    hermes_site.add_engine("twin-engine", "twin", engine_module_source("twin"))
     path = plugin(tmp_path / "plugins", "twin", "name: twin\n")
     reg = discover(tmp_path)
     assert reg.get("twin").source.kind == "entry_point"  # type: ignore[union-attr]
-    (event,) = events(logs, "context_engine.duplicate_rejected")
+    (event,) = logs.named("context_engine.duplicate_rejected")
     assert event["kept"] == "distribution twin-engine 1.0"
     assert event["rejected"] == f"directory {path}"
 
@@ -104,7 +103,7 @@ def test_a_malformed_plugin_yaml_is_listed_broken_with_file_and_key(
     record = reg.get("broken1")
     assert record is not None and record.status is EngineStatus.BROKEN
     assert fragment in (record.reason or "")
-    (listed,) = events(logs, "context_engine.broken")
+    (listed,) = logs.named("context_engine.broken")
     assert listed["name"] == "broken1" and fragment in listed["reason"]  # type: ignore[operator]
     activation = activate(reg)
     assert activation.engine.name == "compressor"
@@ -127,7 +126,7 @@ def test_a_directory_without_init_is_broken(tmp_path: Path) -> None:
 
 
 def test_a_package_exporting_two_engines_asks_for_all(tmp_path: Path) -> None:
-    init = engine_source("two") + "\n\nclass Other(Engine):\n    pass\n"
+    init = engine_module_source("two") + "\n\nclass Other(Engine):\n    pass\n"
     plugin(tmp_path / "plugins", "two", "name: two\n", init=init)
     activation = activate(discover(tmp_path, engine="two"))
     assert activation.engine.name == "compressor"
@@ -164,7 +163,7 @@ def test_an_unreadable_plugin_directory_is_logged_and_skipped(
     finally:
         blocked.chmod(0o700)
     assert host.engine_name == "compressor"
-    (event,) = events(logs, "hermes_plugin.directory_unreadable")
+    (event,) = logs.named("hermes_plugin.directory_unreadable")
     assert event["directory"] == str(blocked)
 
 
@@ -174,7 +173,7 @@ def test_two_homes_with_an_engine_of_the_same_name_each_run_their_own(tmp_path: 
         plugin = tmp_path / home / "plugins" / "context_engine" / "foo"
         plugin.mkdir(parents=True)
         (plugin / "plugin.yaml").write_text(f"name: foo\ndescription: home {home}\n")
-        source = engine_source("foo", extra=f"    home = {home!r}\n")
+        source = engine_module_source("foo", extra=f"    home = {home!r}\n")
         (plugin / "__init__.py").write_text(source)
         hosts.append(
             ContextHost.from_config(

@@ -17,8 +17,7 @@ from hermes_core import (
     activate,
     load_config,
 )
-from hermes_core.testing import EventCapture, TemporarySite
-from tests.conftest import engine_source, events
+from hermes_core.testing import EventCapture, TemporarySite, engine_module_source
 
 
 def registry(engine: str | None = None, **context: object) -> EngineRegistry:
@@ -39,7 +38,11 @@ def test_an_installed_engine_is_listed_from_metadata_without_being_imported(
     hermes_site: TemporarySite,
 ) -> None:
     hermes_site.add_engine(
-        "acme_lcm_engine", "acme", engine_source("acme"), version="2.3", summary="Acme engine"
+        "acme_lcm_engine",
+        "acme",
+        engine_module_source("acme"),
+        version="2.3",
+        summary="Acme engine",
     )
     record = registry().get("acme")
     assert record is not None
@@ -52,7 +55,7 @@ def test_an_installed_engine_is_listed_from_metadata_without_being_imported(
 def test_selecting_an_installed_engine_activates_it_with_its_config(
     hermes_site: TemporarySite,
 ) -> None:
-    hermes_site.add_engine("acme-engine", "acme", engine_source("acme"))
+    hermes_site.add_engine("acme-engine", "acme", engine_module_source("acme"))
     reg = EngineRegistry.discover(
         load_config({"context": {"engine": "acme"}, "acme": {"depth": 3}}, env={})
     )
@@ -64,7 +67,7 @@ def test_selecting_an_installed_engine_activates_it_with_its_config(
 
 
 def test_each_activation_gets_its_own_engine_instance(hermes_site: TemporarySite) -> None:
-    hermes_site.add_engine("acme-engine", "acme", engine_source("acme"))
+    hermes_site.add_engine("acme-engine", "acme", engine_module_source("acme"))
     reg = registry("acme")
     parent, child = activate(reg).engine, activate(reg).engine
     assert parent is not child
@@ -77,13 +80,13 @@ def test_each_activation_gets_its_own_engine_instance(hermes_site: TemporarySite
 def test_two_distributions_claiming_one_name_keep_the_first_and_warn(
     hermes_site: TemporarySite, logs: EventCapture
 ) -> None:
-    hermes_site.add_engine("beta-engines", "shared", engine_source("shared"), version="1.0")
-    hermes_site.add_engine("alpha_engines", "shared", engine_source("shared"), version="2.0")
+    hermes_site.add_engine("beta-engines", "shared", engine_module_source("shared"), version="1.0")
+    hermes_site.add_engine("alpha_engines", "shared", engine_module_source("shared"), version="2.0")
     reg = registry("shared")
     records = [r for r in reg.records if r.name == "shared"]
     assert [r.source.distribution for r in records] == ["alpha_engines", "beta-engines"]
     assert [r.status for r in records] == [EngineStatus.SELECTED, EngineStatus.DUPLICATE]
-    (event,) = events(logs, "context_engine.duplicate_rejected")
+    (event,) = logs.named("context_engine.duplicate_rejected")
     assert event["name"] == "shared"
     assert event["kept"] == "distribution alpha_engines 2.0"
     assert event["rejected"] == "distribution beta-engines 1.0"
@@ -93,10 +96,10 @@ def test_two_distributions_claiming_one_name_keep_the_first_and_warn(
 def test_no_distribution_can_shadow_the_builtin_compressor(
     hermes_site: TemporarySite, logs: EventCapture
 ) -> None:
-    hermes_site.add_engine("aaa-evil", "compressor", engine_source("compressor"))
+    hermes_site.add_engine("aaa-evil", "compressor", engine_module_source("compressor"))
     reg = registry()
     assert reg.get("compressor").source.distribution == "hermes-context"  # type: ignore[union-attr]
-    (event,) = events(logs, "context_engine.duplicate_rejected")
+    (event,) = logs.named("context_engine.duplicate_rejected")
     assert event["rejected"] == "distribution aaa-evil 1.0"
 
 
@@ -104,19 +107,19 @@ def test_an_engine_requiring_another_hermes_context_is_incompatible_and_never_im
     hermes_site: TemporarySite, logs: EventCapture
 ) -> None:
     hermes_site.add_engine(
-        "future-engine", "future", engine_source("future"), requires=["hermes-context>=99"]
+        "future-engine", "future", engine_module_source("future"), requires=["hermes-context>=99"]
     )
     reg = registry("future")
     record = reg.get("future")
     assert record is not None and record.status is EngineStatus.INCOMPATIBLE
     assert "requires hermes-context>=99" in (record.reason or "")
-    (listed,) = events(logs, "context_engine.incompatible")
+    (listed,) = logs.named("context_engine.incompatible")
     assert (listed["name"], listed["source"]) == ("future", "distribution future-engine 1.0")
     assert "running hermes-context 0.1.0" in listed["reason"]  # type: ignore[operator]
     activation = activate(reg)
     assert activation.engine.name == "compressor"
     assert isinstance(activation.fallback, EngineIncompatibleError)
-    (event,) = events(logs, "context_engine.fallback")
+    (event,) = logs.named("context_engine.fallback")
     assert (event["requested"], event["reason"], event["used"]) == (
         "future",
         "incompatible",
@@ -131,7 +134,7 @@ def test_requirements_on_hermes_context_behind_an_extra_do_not_gate(
     hermes_site.add_engine(
         "extra-engine",
         "extra",
-        engine_source("extra"),
+        engine_module_source("extra"),
         requires=['hermes-context>=99; extra == "dev"', "hermes_context>=0.1", "pyyaml"],
     )
     assert registry().get("extra").status is EngineStatus.AVAILABLE  # type: ignore[union-attr]
@@ -142,7 +145,7 @@ def test_a_requirement_on_the_unrelated_hermes_core_project_does_not_gate(
 ) -> None:
     # hermes-core on PyPI is someone else's project: its versions say nothing about ours
     hermes_site.add_engine(
-        "stray-engine", "stray", engine_source("stray"), requires=["hermes-core>=99"]
+        "stray-engine", "stray", engine_module_source("stray"), requires=["hermes-core>=99"]
     )
     assert registry().get("stray").status is EngineStatus.AVAILABLE  # type: ignore[union-attr]
 
@@ -162,14 +165,14 @@ def test_an_entry_point_to_a_missing_module_falls_back_and_is_marked_broken(
     assert "distribution ghost-engine 1.0" in str(activation.fallback)
     assert reg.get("ghost").status is EngineStatus.BROKEN  # type: ignore[union-attr]
     assert reg.get("compressor").status is EngineStatus.SELECTED  # type: ignore[union-attr]
-    (event,) = events(logs, "context_engine.fallback")
+    (event,) = logs.named("context_engine.fallback")
     assert event["reason"] == "broken"
 
 
 def test_an_engine_whose_constructor_raises_falls_back(
     hermes_site: TemporarySite, logs: EventCapture
 ) -> None:
-    source = engine_source("fragile").replace(
+    source = engine_module_source("fragile").replace(
         "self.config = config", "raise RuntimeError('no database at /nowhere')"
     )
     hermes_site.add_engine("fragile-engine", "fragile", source)
@@ -204,12 +207,12 @@ def test_an_engine_with_a_bad_signature_is_rejected_naming_method_and_argument(
     argument: str,
 ) -> None:
     extra = "\n    " + method_source + "\n"
-    hermes_site.add_engine("badsig-engine", "badsig", engine_source("badsig", extra=extra))
+    hermes_site.add_engine("badsig-engine", "badsig", engine_module_source("badsig", extra=extra))
     activation = activate(registry("badsig"))
     assert activation.engine.name == "compressor"
     assert isinstance(activation.fallback, EngineValidationError)
     assert (activation.fallback.method, activation.fallback.argument) == (method, argument)
-    (event,) = events(logs, "context_engine.fallback")
+    (event,) = logs.named("context_engine.fallback")
     assert (event["reason"], event["method"], event["argument"]) == (
         "invalid_signature",
         method,
@@ -219,7 +222,7 @@ def test_an_engine_with_a_bad_signature_is_rejected_naming_method_and_argument(
 
 
 def test_an_engine_reporting_another_name_is_rejected(hermes_site: TemporarySite) -> None:
-    hermes_site.add_engine("liar-engine", "liar", engine_source("somebody-else"))
+    hermes_site.add_engine("liar-engine", "liar", engine_module_source("somebody-else"))
     activation = activate(registry("liar"))
     assert isinstance(activation.fallback, EngineValidationError)
     assert activation.fallback.method == "name"
@@ -243,12 +246,12 @@ def test_an_unknown_engine_name_says_where_it_was_set_and_what_is_installed(
     message = str(activation.fallback)
     assert f"{path}:3 (key 'context.engine')" in message
     assert "'lcmm'" in message and "compressor" in message
-    (event,) = events(logs, "context_engine.fallback")
+    (event,) = logs.named("context_engine.fallback")
     assert event["reason"] == "missing"
 
 
 def test_a_factory_entry_point_builds_the_engine(hermes_site: TemporarySite) -> None:
-    source = engine_source("made") + "\n\ndef make(config):\n    return Engine(config)\n"
+    source = engine_module_source("made") + "\n\ndef make(config):\n    return Engine(config)\n"
     hermes_site.add_engine("factory-engine", "made", source, attribute="make")
     assert activate(registry("made")).engine.name == "made"
 
@@ -287,7 +290,7 @@ def test_an_entry_point_name_that_is_not_an_engine_name_is_listed_broken(
 
 
 def test_the_environment_variable_selects_the_engine(hermes_site: TemporarySite) -> None:
-    hermes_site.add_engine("acme-engine", "acme", engine_source("acme"))
+    hermes_site.add_engine("acme-engine", "acme", engine_module_source("acme"))
     config = load_config(
         {"context": {"engine": "compressor"}}, env={"HERMES_CONTEXT_ENGINE": "acme"}
     )
@@ -307,7 +310,7 @@ def test_agents_created_on_many_threads_each_get_a_working_instance(
 ) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
-    hermes_site.add_engine("acme-engine", "acme", engine_source("acme"))
+    hermes_site.add_engine("acme-engine", "acme", engine_module_source("acme"))
     reg = registry("acme")
     with ThreadPoolExecutor(max_workers=8) as pool:
         activations = list(pool.map(lambda _: activate(reg), range(32)))
@@ -321,7 +324,7 @@ def test_a_factory_asking_for_llm_gets_the_configured_auxiliary_client(
     hermes_site: TemporarySite,
 ) -> None:
     source = (
-        engine_source("llmuser")
+        engine_module_source("llmuser")
         + "\n\ndef make(llm):\n    engine = Engine()\n    engine.llm = llm\n    return engine\n"
     )
     hermes_site.add_engine("llm-engine", "llmuser", source, attribute="make")

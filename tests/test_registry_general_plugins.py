@@ -7,11 +7,10 @@ import sys
 import pytest
 
 from hermes_core import EngineRegistry, EngineStatus, activate, load_config
-from hermes_core.testing import EventCapture, TemporarySite
-from tests.conftest import engine_source, events
+from hermes_core.testing import EventCapture, TemporarySite, engine_module_source
 
 CTX_PLUGIN = (
-    engine_source("ctxengine")
+    engine_module_source("ctxengine")
     + """
 
 def register(ctx):
@@ -20,7 +19,7 @@ def register(ctx):
 )
 
 HOOK_PLUGIN = (
-    engine_source("hookengine")
+    engine_module_source("hookengine")
     + """
 from hermes_core import hookimpl
 
@@ -93,7 +92,7 @@ def test_a_second_registration_of_a_name_by_a_plugin_is_rejected(
     reg = discover(enabled=["twice"])
     statuses = [r.status for r in reg.records if r.name == "ctxengine"]
     assert statuses == [EngineStatus.AVAILABLE, EngineStatus.DUPLICATE]
-    (event,) = events(logs, "context_engine.duplicate_rejected")
+    (event,) = logs.named("context_engine.duplicate_rejected")
     assert (
         event["kept"]
         == event["rejected"]
@@ -107,7 +106,7 @@ def test_a_plugin_cannot_take_the_name_of_an_installed_engine(
     add_plugin(hermes_site, "thief", CTX_PLUGIN.replace('"ctxengine"', '"compressor"'))
     reg = discover(enabled=["thief"])
     assert reg.get("compressor").source.kind == "entry_point"  # type: ignore[union-attr]
-    (event,) = events(logs, "context_engine.duplicate_rejected")
+    (event,) = logs.named("context_engine.duplicate_rejected")
     assert event["rejected"].startswith("general plugin thief")  # type: ignore[union-attr]
 
 
@@ -118,9 +117,9 @@ def test_a_missing_or_broken_plugin_is_logged_and_the_others_still_load(
     add_plugin(hermes_site, "ctxplug", CTX_PLUGIN)
     reg = discover("ctxengine", ["absent", "broken", "ctxplug"])
     assert activate(reg).engine.name == "ctxengine"
-    (missing,) = events(logs, "hermes_plugin.missing")
+    (missing,) = logs.named("hermes_plugin.missing")
     assert missing["plugin"] == "absent"
-    (broken,) = events(logs, "hermes_plugin.broken")
+    (broken,) = logs.named("hermes_plugin.broken")
     assert broken["plugin"] == "broken"
     assert "plugin exploded" in broken["error"]  # type: ignore[operator]
 
@@ -131,7 +130,7 @@ def test_registering_a_factory_without_a_name_is_a_clear_plugin_error(
     source = "def register(ctx):\n    ctx.register_context_engine(lambda: None)\n"
     add_plugin(hermes_site, "nameless", source)
     discover(enabled=["nameless"])
-    (broken,) = events(logs, "hermes_plugin.broken")
+    (broken,) = logs.named("hermes_plugin.broken")
     assert "pass name='...'" in broken["error"]  # type: ignore[operator]
 
 
@@ -151,5 +150,5 @@ def test_a_general_plugin_cannot_register_a_path_like_name(
     registry = EngineRegistry.discover(load_config({"plugins": {"enabled": ["ctxplug"]}}, env={}))
     assert registry.get("../../evil") is None and "../../evil" not in registry.names()
     assert registry.get("ctxengine") is not None  # the plugin's good engine still counts
-    (event,) = events(logs, "context_engine.invalid_name")
+    (event,) = logs.named("context_engine.invalid_name")
     assert "evil" in str(event["name"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hermes_compressor.assembly import SUMMARY_END, SUMMARY_PREFIX, assemble
 from hermes_core import validate_messages
-from tests.compressor.helpers import assistant_calls, call, reply, tool, user
+from hermes_core.testing.conversations import assistant_calls, reply, tool_call, tool_result, user
 
 SYSTEM = {"role": "system", "content": "s"}
 
@@ -46,7 +46,7 @@ def test_merging_into_content_parts_prepends_a_text_part() -> None:
 
 
 def test_the_result_is_always_a_valid_sequence() -> None:
-    tail = [tool("orphan", "x"), assistant_calls(call("c1")), user("u")]
+    tail = [tool_result("orphan", "x"), assistant_calls(tool_call("c1")), user("u")]
     result = assemble([SYSTEM], "S", tail)
     assert validate_messages(result) == []
 

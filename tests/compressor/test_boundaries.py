@@ -7,7 +7,14 @@ from typing import Any
 from hermes_compressor.assembly import SUMMARY_PREFIX
 from hermes_compressor.boundaries import find_boundaries
 from hermes_compressor.settings import CompressorSettings
-from tests.compressor.helpers import assistant_calls, call, reply, tool, transcript, user
+from hermes_core.testing.conversations import (
+    assistant_calls,
+    reply,
+    sample_conversation,
+    tool_call,
+    tool_result,
+    user,
+)
 
 
 def bounds(messages: list[Any], budget: int = 0, **settings: Any) -> tuple[int, int]:
@@ -29,7 +36,7 @@ def test_the_head_is_the_system_prompt_plus_protect_first_n() -> None:
 
 
 def test_the_head_never_ends_between_a_call_and_its_results() -> None:
-    messages = transcript(10)  # system, then per turn: user, call, result, reply
+    messages = sample_conversation(10)  # system, then per turn: user, call, result, reply
     head, _ = bounds(messages, protect_first_n=2, protect_last_n=4)
     assert head == 4
     assert messages[head - 1]["role"] == "tool"
@@ -45,7 +52,7 @@ def test_the_tail_takes_protect_last_n_then_what_fits_the_budget() -> None:
 
 
 def test_the_tail_never_starts_on_a_tool_result() -> None:
-    messages = transcript(10)
+    messages = sample_conversation(10)
     for last_n in range(1, 12):
         _, tail = bounds(messages, protect_first_n=0, protect_last_n=last_n)
         assert messages[tail]["role"] != "tool"
@@ -57,7 +64,11 @@ def test_the_last_real_user_message_and_the_last_text_reply_are_always_kept() ->
         *[m for i in range(10) for m in (user(f"u{i}"), reply(f"a{i}"))],
         user("the last real ask"),
         reply("the last text reply"),
-        *[m for i in range(6) for m in (assistant_calls(call(f"c{i}")), tool(f"c{i}", "r"))],
+        *[
+            m
+            for i in range(6)
+            for m in (assistant_calls(tool_call(f"c{i}")), tool_result(f"c{i}", "r"))
+        ],
     ]
     _, tail = bounds(messages, protect_first_n=0, protect_last_n=2)
     assert messages[tail]["content"] == "the last real ask"
@@ -68,9 +79,17 @@ def test_a_summary_is_not_the_last_real_user_message() -> None:
         {"role": "system", "content": "s"},
         user("real ask"),
         reply("answer"),
-        *[m for i in range(8) for m in (assistant_calls(call(f"c{i}")), tool(f"c{i}", "r"))],
+        *[
+            m
+            for i in range(8)
+            for m in (assistant_calls(tool_call(f"c{i}")), tool_result(f"c{i}", "r"))
+        ],
         {"role": "user", "content": SUMMARY_PREFIX + "\n\nold summary"},
-        *[m for i in range(8, 12) for m in (assistant_calls(call(f"c{i}")), tool(f"c{i}", "r"))],
+        *[
+            m
+            for i in range(8, 12)
+            for m in (assistant_calls(tool_call(f"c{i}")), tool_result(f"c{i}", "r"))
+        ],
     ]
     _, tail = bounds(messages, protect_first_n=0, protect_last_n=2)
     assert messages[tail]["content"] == "real ask"
@@ -83,6 +102,6 @@ def test_min_tail_user_messages_pulls_in_earlier_asks() -> None:
 
 
 def test_nothing_to_summarise_when_everything_is_protected() -> None:
-    messages = transcript(2)
+    messages = sample_conversation(2)
     head, tail = bounds(messages, protect_first_n=3, protect_last_n=20)
     assert tail == head

@@ -9,8 +9,8 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
 from hermes_core import ContextHost, validate_messages
+from hermes_core.testing.conversations import sample_conversation
 from hermes_core.tokens import estimate_tokens
-from tests.compressor.helpers import transcript
 
 
 def test_a_long_replay_compresses_at_the_threshold_and_updates_the_summary(
@@ -35,7 +35,7 @@ def test_a_long_replay_compresses_at_the_threshold_and_updates_the_summary(
     }
     host = ContextHost.from_config(config, env={})
     host.update_model("main-model", 30_000)
-    source = transcript(300)
+    source = sample_conversation(300)
     messages: list[dict[str, Any]] = [source[0]]
     history: list[tuple[int, int, int]] = []
     for index, message in enumerate(source[1:], start=1):

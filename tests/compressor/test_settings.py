@@ -9,7 +9,6 @@ import pytest
 from hermes_compressor.settings import CompressorSettings
 from hermes_core import ConfigError, HermesError
 from hermes_core.testing import EventCapture
-from tests.conftest import events
 
 
 def test_the_defaults_are_the_reference_hosts() -> None:
@@ -58,7 +57,7 @@ def test_an_invalid_value_names_its_key(key: str, value: object, expected: str) 
 def test_without_strict_an_invalid_value_is_logged_and_its_default_used(logs: EventCapture) -> None:
     settings = CompressorSettings.from_config({"compression": {"protect_last_n": "many"}})
     assert settings.protect_last_n == 20
-    (event,) = events(logs, "hermes_config.invalid")
+    (event,) = logs.named("hermes_config.invalid")
     assert event["key"] == "compression.protect_last_n"
 
 

@@ -15,7 +15,7 @@ from hermes_compressor.assembly import SUMMARY_PREFIX
 from hermes_compressor.fallback_summary import MAX_FALLBACK_CHARS
 from hermes_core import validate_messages
 from hermes_core.llm import AuxiliaryLLMConfig, ChatClient
-from tests.compressor.helpers import transcript, user
+from hermes_core.testing.conversations import sample_conversation, user
 
 CONFIG = {"compression": {"protect_first_n": 1, "protect_last_n": 6}}
 
@@ -66,7 +66,7 @@ def summary_of(result: list[dict[str, Any]]) -> str:
 def test_the_llm_summary_replaces_the_middle(httpserver: HTTPServer) -> None:
     bodies = summariser(httpserver)
     engine = engine_with(llm_for(httpserver))
-    messages = transcript(20)
+    messages = sample_conversation(20)
     result = engine.compress(copy.deepcopy(messages))
     assert validate_messages(result) == []
     assert result[:2] == messages[:2]
@@ -83,7 +83,7 @@ def test_the_llm_summary_replaces_the_middle(httpserver: HTTPServer) -> None:
 def test_secrets_never_reach_the_summariser(httpserver: HTTPServer) -> None:
     bodies = summariser(httpserver)
     engine = engine_with(llm_for(httpserver))
-    messages = transcript(20)
+    messages = sample_conversation(20)
     messages[5]["content"] = (
         "export OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwx; "
         "curl -H 'Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.payload' "
@@ -104,7 +104,7 @@ def test_secrets_never_reach_the_summariser(httpserver: HTTPServer) -> None:
 
 def test_a_focus_topic_gets_most_of_the_budget(httpserver: HTTPServer) -> None:
     bodies = summariser(httpserver)
-    engine_with(llm_for(httpserver)).compress(transcript(20), focus_topic="module_7")
+    engine_with(llm_for(httpserver)).compress(sample_conversation(20), focus_topic="module_7")
     assert "about 60%" in bodies[0]["messages"][1]["content"]
     assert "'module_7'" in bodies[0]["messages"][1]["content"]
 
@@ -112,8 +112,8 @@ def test_a_focus_topic_gets_most_of_the_budget(httpserver: HTTPServer) -> None:
 def test_a_second_pass_updates_the_earlier_summary(httpserver: HTTPServer) -> None:
     bodies = summariser(httpserver, "## Goal\nFIRST SUMMARY")
     engine = engine_with(llm_for(httpserver))
-    first = engine.compress(transcript(20))
-    grown = first + transcript(20)[1:]
+    first = engine.compress(sample_conversation(20))
+    grown = first + sample_conversation(20)[1:]
     second = engine.compress(grown)
     prompt = bodies[1]["messages"][1]["content"]
     assert "<earlier_summary>\n## Goal\nFIRST SUMMARY\n</earlier_summary>" in prompt
@@ -128,7 +128,7 @@ def test_auth_and_quota_failures_leave_the_messages_alone_and_cool_down(
 ) -> None:
     httpserver.expect_request("/v1/chat/completions").respond_with_data("no", status=status)
     engine = engine_with(llm_for(httpserver))
-    messages = transcript(20)
+    messages = sample_conversation(20)
     assert engine.compress(copy.deepcopy(messages)) == messages
     assert engine.compression_count == 0
     engine.last_prompt_tokens = 19_000
@@ -138,7 +138,7 @@ def test_auth_and_quota_failures_leave_the_messages_alone_and_cool_down(
 def test_a_network_failure_leaves_the_messages_alone() -> None:
     config = AuxiliaryLLMConfig(base_url="http://127.0.0.1:9/v1", model="m", timeout_seconds=1)
     engine = engine_with(ChatClient(config, env={}))
-    messages = transcript(20)
+    messages = sample_conversation(20)
     assert engine.compress(copy.deepcopy(messages)) == messages
 
 
@@ -148,18 +148,18 @@ def test_a_bad_answer_falls_back_to_the_deterministic_summary_and_cooldowns_esca
     httpserver.expect_request("/v1/chat/completions").respond_with_data("garbage", status=200)
     clock = Clock()
     engine = engine_with(llm_for(httpserver), clock)
-    result = engine.compress(transcript(20))
+    result = engine.compress(sample_conversation(20))
     assert "## Latest user ask" in summary_of(result)
     assert engine.get_status()["last_summary_source"] == "deterministic"
     engine.last_prompt_tokens = 19_000
     assert engine.should_compress_info() == (False, "cooldown:60")
     clock.now += 61
     assert engine.should_compress_info() == (True, None)
-    engine.compress(transcript(20))
+    engine.compress(sample_conversation(20))
     engine.last_prompt_tokens = 19_000
     assert engine.should_compress_info() == (False, "cooldown:300")
     clock.now += 301
-    engine.compress(transcript(20))
+    engine.compress(sample_conversation(20))
     engine.last_prompt_tokens = 19_000
     assert engine.should_compress_info() == (False, "cooldown:900")
 
@@ -169,15 +169,15 @@ def test_during_a_cooldown_passes_use_the_fallback_without_calling_the_llm(
 ) -> None:
     httpserver.expect_request("/v1/chat/completions").respond_with_data("garbage", status=200)
     engine = engine_with(llm_for(httpserver))
-    engine.compress(transcript(20))
-    engine.compress(transcript(20))
+    engine.compress(sample_conversation(20))
+    engine.compress(sample_conversation(20))
     assert len(httpserver.log) == 1
 
 
 def test_abort_on_summary_failure_leaves_the_messages_alone(httpserver: HTTPServer) -> None:
     httpserver.expect_request("/v1/chat/completions").respond_with_data("garbage", status=200)
     engine = engine_with(llm_for(httpserver), abort_on_summary_failure=True)
-    messages = transcript(20)
+    messages = sample_conversation(20)
     assert engine.compress(copy.deepcopy(messages)) == messages
 
 
@@ -188,16 +188,16 @@ def test_a_success_resets_the_cooldown_escalation(httpserver: HTTPServer) -> Non
     )
     clock = Clock()
     engine = engine_with(llm_for(httpserver), clock)
-    engine.compress(transcript(20))
+    engine.compress(sample_conversation(20))
     clock.now += 61
-    engine.compress(transcript(20))
+    engine.compress(sample_conversation(20))
     assert engine.cooldown.remaining() == 0
     assert engine.cooldown.failed() == 60
 
 
 def test_without_an_llm_the_fallback_is_used_with_no_cooldown() -> None:
     engine = engine_with(None)
-    result = engine.compress(transcript(30))
+    result = engine.compress(sample_conversation(30))
     summary = summary_of(result)
     assert "## Latest user ask\nTurn" in summary
     assert "src/module_3.py" in summary
@@ -206,7 +206,7 @@ def test_without_an_llm_the_fallback_is_used_with_no_cooldown() -> None:
 
 def test_the_fallback_summary_is_capped() -> None:
     engine = engine_with(None, protect_last_n=2)
-    messages = transcript(400, body=2_000)
+    messages = sample_conversation(400, body=2_000)
     messages.insert(2, user("x" * 50_000))
     summary = summary_of(engine.compress(messages))
     body = summary.split("\n\n", 1)[1].split("[End of context summary]")[0]
@@ -217,7 +217,7 @@ def test_usage_still_over_the_threshold_after_two_passes_reports_ineffective() -
     engine = engine_with(None)
     over = {"prompt_tokens": 15_000, "completion_tokens": 1, "total_tokens": 15_001}
     for _ in range(2):
-        engine.compress(transcript(20))
+        engine.compress(sample_conversation(20))
         engine.update_from_response(over)
     assert engine.should_compress_info() == (False, "ineffective")
     engine.update_from_response({"prompt_tokens": 2_000, "completion_tokens": 1, "total_tokens": 1})
@@ -227,8 +227,8 @@ def test_usage_still_over_the_threshold_after_two_passes_reports_ineffective() -
 def test_passes_per_turn_are_capped_by_max_attempts() -> None:
     engine = engine_with(None, max_attempts=2)
     engine.last_prompt_tokens = 15_000
-    engine.compress(transcript(20))
-    engine.compress(transcript(20))
+    engine.compress(sample_conversation(20))
+    engine.compress(sample_conversation(20))
     assert engine.should_compress_info(15_000) == (False, "max_attempts")
     engine.update_from_response(
         {"prompt_tokens": 15_000, "completion_tokens": 1, "total_tokens": 1}

@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 from hermes_engine_lcm import LCMEngine
 
-from tests.lcm.helpers import conversation
+from hermes_core.testing.conversations import sample_conversation
 
 
 def test_select_context_gives_fresh_copies_each_time(make_lcm: Callable[..., LCMEngine]) -> None:
     engine = make_lcm(context_length=3_000)
-    history = conversation(20)
+    history = sample_conversation(20)
     history = engine.compress(history)
     incoming = {"role": "user", "content": "file_3"}
     ask: dict[str, Any] = {
@@ -40,7 +40,7 @@ def test_a_huge_message_comes_back_in_pages_under_the_cap(
     make_lcm: Callable[..., LCMEngine], tool: str
 ) -> None:
     engine = make_lcm(context_length=1_000_000)
-    history = conversation(1)
+    history = sample_conversation(1)
     history[3] = {**history[3], "content": HUGE}
     engine.on_turn_complete(history)
     found = (
@@ -67,7 +67,7 @@ def test_a_huge_message_under_a_summary_is_shown_by_its_first_page(
     make_lcm: Callable[..., LCMEngine],
 ) -> None:
     engine = make_lcm(context_length=4_000)
-    history = conversation(12)
+    history = sample_conversation(12)
     history[3] = {**history[3], "content": "x" * 400_000}
     engine.compress(history)
     summary = json.loads(engine.handle_tool_call("lcm_describe", {}))["active_context"][
@@ -91,7 +91,7 @@ def test_a_huge_message_with_more_than_text_is_paged_whole_as_json(
     make_lcm: Callable[..., LCMEngine],
 ) -> None:
     engine = make_lcm(context_length=1_000_000)
-    history = conversation(1)
+    history = sample_conversation(1)
     history[1] = {"role": "user", "content": [{"type": "text", "text": "y" * 50_000}, "stray"]}
     engine.on_turn_complete(history)
     text, page = "", 0

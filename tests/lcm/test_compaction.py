@@ -16,7 +16,7 @@ from werkzeug import Request, Response
 
 from hermes_core import validate_messages
 from hermes_core.llm import AuxiliaryLLMConfig, ChatClient
-from tests.lcm.helpers import conversation
+from hermes_core.testing.conversations import sample_conversation
 
 
 def summaries(engine: LCMEngine) -> list[tuple[int, int, str, str]]:
@@ -31,7 +31,7 @@ def test_leaf_passes_fold_the_oldest_messages_and_keep_the_fresh_tail(
     make_lcm: Callable[..., LCMEngine],
 ) -> None:
     engine = make_lcm(context_length=8_000, fresh_tail_messages=8)
-    history = conversation(40)
+    history = sample_conversation(40)
     active = engine.compress(history)
     assert validate_messages(active) == []
     assert active[0] == history[0]  # the system prompt is never folded
@@ -46,7 +46,7 @@ def test_every_summary_names_what_it_covers_and_how_to_expand_it(
     make_lcm: Callable[..., LCMEngine],
 ) -> None:
     engine = make_lcm(context_length=8_000)
-    engine.compress(conversation(40))
+    engine.compress(sample_conversation(40))
     for summary_id, _, _, text in summaries(engine):
         assert re.search(r"Covers M\d+(-M\d+)?(, M\d+(-M\d+)?)* \(\d+ messages\)\.", text)
         assert text.endswith(f'lcm_expand(id="S{summary_id}").')
@@ -58,7 +58,7 @@ def test_summaries_condense_fanin_at_a_time_into_the_next_depth(
     engine = make_lcm(
         context_length=4_000, leaf_chunk_tokens=300, condensation_fanin=3, max_passes=200
     )
-    engine.compress(conversation(60))
+    engine.compress(sample_conversation(60))
     depths = [depth for _, depth, _, _ in summaries(engine)]
     assert 1 in depths
     db = engine.database.connection()
@@ -75,7 +75,7 @@ def test_nothing_is_summarised_without_being_pruned_from_the_context(
     engine = make_lcm(
         context_length=4_000, leaf_chunk_tokens=300, condensation_fanin=3, max_passes=200
     )
-    engine.compress(conversation(60))
+    engine.compress(sample_conversation(60))
     db = engine.database.connection()
     in_context = set(db.execute("SELECT kind, ref_id FROM context_items"))
     folded = set(db.execute("SELECT kind, child_id FROM summary_children"))
@@ -105,7 +105,7 @@ def test_summaries_escalate_until_smaller_than_their_input(
     too_long = "blah " * 5_000
     llm = _llm(httpserver, [too_long, "- short bullet summary of the turns"])
     engine = make_lcm(context_length=8_000, llm=llm, max_passes=1)
-    engine.compress(conversation(40))
+    engine.compress(sample_conversation(40))
     ((_, _, level, text),) = summaries(engine)
     assert level == "bullets"
     assert text.startswith("- short bullet summary of the turns")
@@ -116,7 +116,7 @@ def test_a_good_detailed_summary_is_used_first(
 ) -> None:
     llm = _llm(httpserver, ["Detailed: the agent read files 0 to 20."])
     engine = make_lcm(context_length=8_000, llm=llm, max_passes=1)
-    engine.compress(conversation(40))
+    engine.compress(sample_conversation(40))
     ((_, _, level, text),) = summaries(engine)
     assert (level, text.split("\n")[0]) == ("detailed", "Detailed: the agent read files 0 to 20.")
 
@@ -127,19 +127,19 @@ def test_a_failing_llm_falls_back_to_truncation(
     httpserver.expect_request("/v1/chat/completions").respond_with_data("down", status=500)
     config = AuxiliaryLLMConfig(base_url=httpserver.url_for("/v1"), model="s", max_retries=0)
     engine = make_lcm(context_length=8_000, llm=ChatClient(config, env={}), max_passes=1)
-    engine.compress(conversation(40))
+    engine.compress(sample_conversation(40))
     assert [level for _, _, level, _ in summaries(engine)] == ["truncated"]
 
 
 def test_passes_are_capped(make_lcm: Callable[..., LCMEngine]) -> None:
     engine = make_lcm(context_length=4_000, leaf_chunk_tokens=200, max_passes=3)
-    engine.compress(conversation(60))
+    engine.compress(sample_conversation(60))
     assert len(summaries(engine)) == 3
 
 
 def test_a_pass_past_its_deadline_commits_nothing(make_lcm: Callable[..., LCMEngine]) -> None:
     engine = make_lcm(context_length=4_000)
-    history = conversation(40)
+    history = sample_conversation(40)
     engine.on_turn_complete(history)
     before = active_items(engine.database.connection(), "default")
     active = engine.compress(history, deadline=time.monotonic() - 1)
@@ -152,14 +152,14 @@ def test_a_tail_too_big_for_the_budget_is_reported_not_looped_on(
     make_lcm: Callable[..., LCMEngine],
 ) -> None:
     engine = make_lcm(context_length=2_000, fresh_tail_messages=40)
-    history = conversation(20)
+    history = sample_conversation(20)
     engine.compress(history)
     assert engine.should_compress_info(1_900) == (False, "tail_exceeds_budget")
 
 
 def test_compaction_stops_when_nothing_is_left_to_fold(make_lcm: Callable[..., LCMEngine]) -> None:
     engine = make_lcm()
-    engine.on_turn_complete(conversation(2))
+    engine.on_turn_complete(sample_conversation(2))
     report = compact(engine.database, "default", engine.settings, None, 0, time.monotonic() + 5)
     assert (report.passes, report.stopped) == (0, "nothing_left")
 
@@ -167,7 +167,7 @@ def test_compaction_stops_when_nothing_is_left_to_fold(make_lcm: Callable[..., L
 def test_the_active_context_keeps_tool_pairs_whole(make_lcm: Callable[..., LCMEngine]) -> None:
     for tail in range(1, 12):
         engine = make_lcm(context_length=6_000, fresh_tail_messages=tail, leaf_chunk_tokens=250)
-        active = engine.compress(conversation(30))
+        active = engine.compress(sample_conversation(30))
         assert validate_messages(active) == [], tail
         engine.database.connection().execute("DELETE FROM context_items")
         engine.database.connection().execute("DELETE FROM summary_children")
@@ -182,8 +182,8 @@ def test_an_llm_answering_401_is_asked_once_then_left_alone_for_its_cooldown(
     httpserver.expect_request("/v1/chat/completions").respond_with_data("denied", status=401)
     config = AuxiliaryLLMConfig(base_url=httpserver.url_for("/v1"), model="s", max_retries=2)
     engine = make_lcm(context_length=4_000, llm=ChatClient(config, env={}), leaf_chunk_tokens=300)
-    history = engine.compress(conversation(40))  # many summaries, one pass
-    engine.compress(history + conversation(40)[1:])  # and a second pass
+    history = engine.compress(sample_conversation(40))  # many summaries, one pass
+    engine.compress(history + sample_conversation(40)[1:])  # and a second pass
     assert len(httpserver.log) == 1
     assert len(summaries(engine)) > 5
     assert {level for _, _, level, _ in summaries(engine)} == {"truncated"}
@@ -194,7 +194,7 @@ def test_lcm_never_returns_more_than_it_was_given(make_lcm: Callable[..., LCMEng
     from hermes_core.tokens import estimate_tokens
 
     engine = make_lcm(context_length=6_000)
-    history = conversation(30)
+    history = sample_conversation(30)
     engine.on_turn_complete(history)  # the store holds all of it
     rebuilt = [history[0], *history[-6:]]  # the host dropped the old turns itself
     result = engine.compress(rebuilt)

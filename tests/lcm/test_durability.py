@@ -17,13 +17,13 @@ from typing import Any
 import pytest
 from hermes_engine_lcm import LCMEngine
 
-from tests.lcm.helpers import conversation, turn
+from hermes_core.testing.conversations import agent_turn, sample_conversation
 
 CHILD = r"""
 import sys, time
 from hermes_engine_lcm import LCMEngine
 sys.path.insert(0, sys.argv[2])
-from tests.lcm.helpers import conversation
+from hermes_core.testing.conversations import sample_conversation
 
 class SlowLLM:
     def complete(self, messages, max_tokens=None):
@@ -35,7 +35,7 @@ settings = {"fresh_tail_messages": 4, "leaf_chunk_tokens": 200, "max_passes": 10
             "deadline_seconds": 600}
 engine = LCMEngine({"lcm": settings}, hermes_home=sys.argv[1], llm=SlowLLM())
 engine.update_model("m", 100_000)
-engine.on_turn_complete(conversation(150))
+engine.on_turn_complete(sample_conversation(150))
 print("ready", flush=True)
 while True:
     engine.compress([], deadline=None)
@@ -94,10 +94,10 @@ def test_a_kill_in_the_middle_of_compaction_loses_nothing(tmp_path: Path, delay:
     finally:
         os.kill(child.pid, signal.SIGKILL)
         child.wait()
-    check_store(path, len(conversation(150)))
+    check_store(path, len(sample_conversation(150)))
     engine = LCMEngine({}, hermes_home=tmp_path)  # reopening works and ingestion goes on
-    engine.on_turn_complete([*conversation(150), *turn(150)])
-    check_store(path, len(conversation(150)) + 4)
+    engine.on_turn_complete([*sample_conversation(150), *agent_turn(150)])
+    check_store(path, len(sample_conversation(150)) + 4)
 
 
 def test_sixteen_sessions_in_parallel_lose_nothing_and_see_only_their_own(

@@ -15,7 +15,7 @@ from hermes_engine_lcm import LCMEngine
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.lcm.helpers import conversation
+from hermes_core.testing.conversations import sample_conversation
 
 
 def stored(engine: LCMEngine, session: str = "default") -> list[dict[str, Any]]:
@@ -98,12 +98,12 @@ def test_a_lone_surrogate_is_stored_exactly_and_stops_nothing(
 ) -> None:
     engine = make_lcm(context_length=2_000)
     odd = {"role": "tool", "tool_call_id": "c1", "content": "ls: \udcff.txt \ud83d"}
-    history = conversation(2)
+    history = sample_conversation(2)
     history.insert(3, odd)
     history[2]["tool_calls"][0]["id"] = "c1"  # type: ignore[index]
     engine.on_turn_complete(history)
     engine.select_context(history, conversation_messages=history, incoming_message=None)
-    later = [*history, *conversation(30)[1:]]
+    later = [*history, *sample_conversation(30)[1:]]
     result = engine.compress(later)
     assert result and engine.compression_count == 1  # compaction still works
     assert odd in stored(engine)  # exactly what the agent saw
@@ -117,7 +117,7 @@ def _append_turns(database: str, worker: int, barrier: Any, turns: int) -> None:
     """One gateway worker: for each turn, hand the conversation so far to its own engine."""
     engine = LCMEngine({"lcm": {"database": database}}, hermes_home=Path(database).parent)
     engine.update_model("model", 1_000_000)
-    history = conversation(turns)
+    history = sample_conversation(turns)
     barrier.wait()
     for end in range(1, len(history) + 1, 1 + worker):  # the workers are at different points
         engine.on_turn_complete(history[:end], session_id="shared")
@@ -141,6 +141,6 @@ def test_two_processes_appending_one_conversation_store_it_once(tmp_path: Path) 
         assert process.exitcode == 0
     engine = LCMEngine({"lcm": {"database": database}})
     try:
-        assert stored(engine, "shared") == conversation(50)  # 201 messages, each once
+        assert stored(engine, "shared") == sample_conversation(50)  # 201 messages, each once
     finally:
         engine.close()

@@ -8,8 +8,8 @@ from hermes_engine_lcm import LCMEngine
 from hermes_engine_lcm.render import SUMMARY_PREFIX
 
 from hermes_core import validate_messages
+from hermes_core.testing.conversations import sample_conversation
 from hermes_core.tokens import estimate_tokens
-from tests.lcm.helpers import conversation
 
 ASK = {"role": "user", "content": "Which hint did the runbook give for the deployment password?"}
 
@@ -29,7 +29,9 @@ def test_the_request_is_system_summaries_relevant_originals_then_the_tail(
     make_lcm: Callable[..., LCMEngine],
 ) -> None:
     engine = make_lcm(context_length=6_000)
-    history = conversation(30, {2: "The deployment password hint is 'blue heron' (runbook)."})
+    history = sample_conversation(
+        30, facts={2: "The deployment password hint is 'blue heron' (runbook)."}
+    )
     active = engine.compress(history)
     request = select(engine, active, ASK)
     assert validate_messages(request) == []
@@ -43,7 +45,7 @@ def test_the_request_is_system_summaries_relevant_originals_then_the_tail(
 
 def test_nothing_changed_gives_an_equal_list(make_lcm: Callable[..., LCMEngine]) -> None:
     engine = make_lcm(context_length=6_000)
-    active = engine.compress(conversation(30))
+    active = engine.compress(sample_conversation(30))
     first = select(engine, active, ASK)
     assert select(engine, active, ASK) == first
     later = {"role": "user", "content": "And what about file 3?"}
@@ -52,6 +54,6 @@ def test_nothing_changed_gives_an_equal_list(make_lcm: Callable[..., LCMEngine])
 
 def test_relevant_originals_give_way_to_the_budget(make_lcm: Callable[..., LCMEngine]) -> None:
     engine = make_lcm(context_length=6_000)
-    active = engine.compress(conversation(30, {2: "deployment password hint runbook"}))
+    active = engine.compress(sample_conversation(30, facts={2: "deployment password hint runbook"}))
     tight = select(engine, active, ASK, budget=estimate_tokens(active) + 20)
     assert all(m.get("content") != "deployment password hint runbook" for m in tight)

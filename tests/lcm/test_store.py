@@ -14,8 +14,7 @@ from hermes_engine_lcm import LCMEngine
 from hermes_engine_lcm.render import is_lcm_summary
 
 from hermes_core.testing import EventCapture
-from tests.conftest import events
-from tests.lcm.helpers import conversation, turn
+from hermes_core.testing.conversations import agent_turn, sample_conversation
 
 
 def stored(engine: LCMEngine, session: str = "default") -> list[dict[str, Any]]:
@@ -44,12 +43,12 @@ def test_the_same_history_handed_back_is_stored_once_in_order(
     make_lcm: Callable[..., LCMEngine],
 ) -> None:
     engine = make_lcm()
-    history = conversation(3)
+    history = sample_conversation(3)
     for _ in range(3):
         engine.on_turn_complete(copy.deepcopy(history))
     engine.select_context(history, conversation_messages=history, budget_tokens=10_000)
     assert stored(engine) == history
-    history += turn(3)
+    history += agent_turn(3)
     engine.on_turn_complete(copy.deepcopy(history))
     assert stored(engine) == history
 
@@ -95,19 +94,19 @@ def test_identical_turns_after_a_compaction_are_stored_as_often_as_said(
 def test_ingestion_continues_after_a_restart(make_lcm: Callable[..., LCMEngine]) -> None:
     first = make_lcm()
     first.on_session_start("s1")
-    history = conversation(4)
+    history = sample_conversation(4)
     first.on_turn_complete(history)
     first.database.close()
     second = make_lcm()  # a new process on the same database
     second.on_session_start("s1")
-    history += turn(4)
+    history += agent_turn(4)
     second.on_turn_complete(history)
     assert stored(second, "s1") == history
 
 
 def test_the_compacted_context_handed_back_adds_nothing(make_lcm: Callable[..., LCMEngine]) -> None:
     engine = make_lcm(context_length=8_000)
-    history = conversation(30)
+    history = sample_conversation(30)
     active = engine.compress(history)
     assert len(active) < len(history)
     engine.on_turn_complete(active)
@@ -133,7 +132,7 @@ def test_malformed_messages_are_skipped_by_name_and_nothing_half_stored(
     good = [{"role": "user", "content": "fine"}, {"role": "assistant", "content": "fine too"}]
     engine.on_turn_complete([good[0], bad, good[1]])
     assert stored(engine) == good
-    (event,) = events(logs, "lcm.ingest_skipped")
+    (event,) = logs.named("lcm.ingest_skipped")
     assert event["index"] == 1 and problem in event["problem"]  # type: ignore[operator]
     db = engine.database.connection()
     assert db.execute("SELECT COUNT(*) FROM context_items").fetchone()[0] == 2
@@ -144,18 +143,18 @@ def test_reset_starts_a_fresh_active_context_and_keeps_the_history(
 ) -> None:
     engine = make_lcm()
     engine.on_session_start("s1")
-    engine.on_turn_complete(conversation(5))
+    engine.on_turn_complete(sample_conversation(5))
     engine.on_session_reset()
     assert engine.compress([{"role": "user", "content": "new start"}]) == [
         {"role": "user", "content": "new start"}
     ]
-    assert len(stored(engine, "s1")) == len(conversation(5)) + 1
+    assert len(stored(engine, "s1")) == len(sample_conversation(5)) + 1
     engine.on_session_reset()  # the new conversation repeats the old one's first turn
-    engine.on_turn_complete(conversation(1))
+    engine.on_turn_complete(sample_conversation(1))
     assert stored(engine, "s1") == [
-        *conversation(5),
+        *sample_conversation(5),
         {"role": "user", "content": "new start"},
-        *conversation(1),
+        *sample_conversation(1),
     ]
 
 
@@ -168,9 +167,9 @@ def test_without_fts5_search_still_works_through_a_scan(
     monkeypatch.setattr(database, "_fts_warned", False)
     engine = make_lcm()
     assert engine.database.fts is False
-    (event,) = events(logs, "lcm.fts5_unavailable")
+    (event,) = logs.named("lcm.fts5_unavailable")
     assert "slower substring scan" in event["effect"]  # type: ignore[operator]
-    engine.on_turn_complete(conversation(3, {1: "The vault code is 7741."}))
+    engine.on_turn_complete(sample_conversation(3, facts={1: "The vault code is 7741."}))
     found = json.loads(engine.handle_tool_call("lcm_grep", {"query": "vault code"}))
     assert [r["id"] for r in found["results"]] == ["M6"]
 
@@ -185,7 +184,7 @@ def test_a_bad_lcm_value_gets_its_default_and_a_warning_naming_the_real_file_and
     host = ContextHost.from_config(config, env={"HERMES_HOME": str(tmp_path)})
     assert host.engine_name == "lcm" and host.activation.fallback is None
     assert host.engine.settings.fresh_tail_messages == 32  # type: ignore[attr-defined]
-    (event,) = events(logs, "hermes_config.invalid")
+    (event,) = logs.named("hermes_config.invalid")
     assert (event["file"], event["key"], event["line"]) == (
         str(config),
         "lcm.fresh_tail_messages",

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from hermes_engine_lcm import LCMEngine
 
-from tests.lcm.helpers import conversation
+from hermes_core.testing.conversations import sample_conversation
 
 FACTS = {
     2: "The deployment password hint is 'blue heron' (see ops/runbook.md).",
@@ -26,7 +26,7 @@ def call(engine: LCMEngine, name: str, session: str | None = None, **args: Any) 
 def engine(make_lcm: Callable[..., LCMEngine]) -> LCMEngine:
     engine = make_lcm(context_length=6_000)
     engine.on_session_start("s1")
-    engine.compress(conversation(30, FACTS))
+    engine.compress(sample_conversation(30, facts=FACTS))
     return engine
 
 
@@ -85,14 +85,14 @@ def test_scope_and_sort(engine: LCMEngine) -> None:
 
 def test_describe_gives_an_overview_or_one_node(engine: LCMEngine) -> None:
     overview = call(engine, "lcm_describe")
-    assert overview["stored_messages"] == len(conversation(30))
+    assert overview["stored_messages"] == len(sample_conversation(30))
     assert overview["active_context"]["summaries"]
     summary_id = overview["active_context"]["summaries"][0]
     node = call(engine, "lcm_describe", id=summary_id)
     assert node["covers"] and node["covers"][0].startswith("M")
     assert node["text"].endswith(f'lcm_expand(id="{summary_id}").')
     message = call(engine, "lcm_describe", id="M1")
-    assert message["message"] == conversation(30)[0]
+    assert message["message"] == sample_conversation(30)[0]
 
 
 def test_expand_returns_the_originals_in_pages(engine: LCMEngine) -> None:
@@ -105,7 +105,7 @@ def test_expand_returns_the_originals_in_pages(engine: LCMEngine) -> None:
     ]
     originals = [m["message"] for page in pages for m in page["messages"]]
     assert len(originals) == first["total_messages"]
-    history = conversation(30, FACTS)
+    history = sample_conversation(30, facts=FACTS)
     start = history.index(originals[0])
     assert originals == history[start : start + len(originals)]
 
@@ -138,8 +138,8 @@ def test_non_object_arguments_are_a_json_error(engine: LCMEngine) -> None:
 
 def test_sessions_never_see_each_other(make_lcm: Callable[..., LCMEngine]) -> None:
     engine = make_lcm(context_length=6_000)
-    engine.compress(conversation(10, {3: "alpha secret orchid"}), session_id="a")
-    engine.compress(conversation(10, {3: "beta secret tulip"}), session_id="b")
+    engine.compress(sample_conversation(10, facts={3: "alpha secret orchid"}), session_id="a")
+    engine.compress(sample_conversation(10, facts={3: "beta secret tulip"}), session_id="b")
     assert all(
         "tulip" not in r["snippet"]
         for r in call(engine, "lcm_grep", "a", query="secret")["results"]
@@ -152,7 +152,7 @@ def test_sessions_never_see_each_other(make_lcm: Callable[..., LCMEngine]) -> No
 
 def test_cross_session_search_is_opt_in(make_lcm: Callable[..., LCMEngine]) -> None:
     engine = make_lcm(cross_session_search=True)
-    engine.on_turn_complete(conversation(3, {1: "alpha orchid"}), session_id="a")
-    engine.on_turn_complete(conversation(3, {1: "beta orchid"}), session_id="b")
+    engine.on_turn_complete(sample_conversation(3, facts={1: "alpha orchid"}), session_id="a")
+    engine.on_turn_complete(sample_conversation(3, facts={1: "beta orchid"}), session_id="b")
     hits = call(engine, "lcm_grep", "a", query="orchid")["results"]
     assert sorted(h["session_id"] for h in hits) == ["a", "b"]

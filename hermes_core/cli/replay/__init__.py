@@ -22,11 +22,11 @@ from hermes_core.cli.replay.chart import (
     write_image,
 )
 from hermes_core.cli.replay.simulation import ReplayReport, replay
-from hermes_core.cli.sample import sample_session
 from hermes_core.config import load_config
 from hermes_core.errors import HermesError
 from hermes_core.host import ContextHost
 from hermes_core.registry import EngineRegistry
+from hermes_core.testing.conversations import coding_session
 from hermes_core.tokens import estimate_tokens
 
 __all__ = ["command"]
@@ -101,7 +101,7 @@ def command(
     """
     if plot_path is not None and plot_path.suffix.lower() not in IMAGE_SUFFIXES:
         fail(f"--plot {plot_path}: write a .png or .svg file")
-    messages = _read_jsonl(file) if file else sample_session()
+    messages = _read_jsonl(file) if file else coding_session()
     config = load(ctx)
     # an engine named on the command line must be the one replayed: no silent fallback
     strict = True if engine_name else None
