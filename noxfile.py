@@ -27,8 +27,8 @@ def tests(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
-    """ruff, mypy (strict) on the core and both engines, and the import contract (the core
-    imports no engine)."""
+    """ruff, mypy (strict) on the core, both engines, the tests, benchmarks and examples, and
+    the import contract (the core imports no engine)."""
     session.install(
         "-e",
         ".[test]",
@@ -38,6 +38,8 @@ def lint(session: nox.Session) -> None:
         "mypy",
         "import-linter",
         "types-PyYAML",
+        "selenium",  # the browser tests are type-checked too
+        "nox",  # and this file
     )
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")

@@ -81,7 +81,7 @@ def one_turn(engine: type[Any], name: str) -> list[tuple[str, int, Counter[str]]
 
 
 def main() -> int:
-    copying.copy_message = _counting_copies(copying.copy_message)  # type: ignore[assignment]
+    copying.copy_message = _counting_copies(copying.copy_message)
     json.encoder.JSONEncoder.encode = _counting(  # type: ignore[method-assign]
         "encodings", json.encoder.JSONEncoder.encode
     )

@@ -159,7 +159,7 @@ def main() -> int:
     rng = random.Random(5)
     words = vocabulary(rng)
     queries = [" ".join(rng.sample(words[200:3_000], 2)) for _ in range(50)]
-    rows = []
+    rows: list[tuple[int, float, float, float, int]] = []
     with tempfile.TemporaryDirectory() as home:
         settings = {"fresh_tail_messages": 64, "max_passes": 200, "deadline_seconds": 600}
         engine = LCMEngine({"lcm": settings}, hermes_home=home)

@@ -32,7 +32,7 @@ class Recording(ContextEngine):
     def should_compress(self, prompt_tokens: int | None = None) -> bool:
         return prompt_tokens is not None and prompt_tokens > 100
 
-    def compress(self, messages, current_tokens=None, focus_topic=None):  # type: ignore[no-untyped-def]
+    def compress(self, messages: Any, current_tokens: Any = None, focus_topic: Any = None) -> Any:
         self._record("compress", messages, current_tokens=current_tokens, focus_topic=focus_topic)
         self.compression_count += 1
         return [m for m in messages if m["role"] in ("system", "user")][-2:]
@@ -48,14 +48,14 @@ class Selecting(Recording):
     def name(self) -> str:
         return "selecting"
 
-    def select_context(  # type: ignore[no-untyped-def]
+    def select_context(
         self,
-        request_messages,
+        request_messages: Any,
         *,
-        conversation_messages=None,
-        incoming_message=None,
-        budget_tokens=0,
-    ):
+        conversation_messages: Any = None,
+        incoming_message: Any = None,
+        budget_tokens: Any = 0,
+    ) -> Any:
         self._record(
             "select_context",
             request_messages,
@@ -67,7 +67,7 @@ class Selecting(Recording):
             raise self.raises
         return self.answer
 
-    def on_turn_complete(self, messages, usage=None, **kwargs):  # type: ignore[no-untyped-def]
+    def on_turn_complete(self, messages: Any, usage: Any = None, **kwargs: Any) -> Any:
         self._record("on_turn_complete", messages, usage=usage, **kwargs)
         if self.raises is not None:
             raise self.raises
@@ -80,14 +80,14 @@ class Vandal(Selecting):
     def name(self) -> str:
         return "vandal"
 
-    def select_context(  # type: ignore[no-untyped-def]
+    def select_context(
         self,
-        request_messages,
+        request_messages: Any,
         *,
-        conversation_messages=None,
-        incoming_message=None,
-        budget_tokens=0,
-    ):
+        conversation_messages: Any = None,
+        incoming_message: Any = None,
+        budget_tokens: Any = 0,
+    ) -> Any:
         for message in [*request_messages, *(conversation_messages or []), incoming_message]:
             if not isinstance(message, dict):
                 continue
@@ -102,13 +102,13 @@ class Vandal(Selecting):
             conversation_messages.clear()
         return None
 
-    def compress(self, messages, current_tokens=None, focus_topic=None):  # type: ignore[no-untyped-def]
+    def compress(self, messages: Any, current_tokens: Any = None, focus_topic: Any = None) -> Any:
         for message in messages:
             message["content"] = "VANDALISED"
         messages.clear()
         return messages
 
-    def on_turn_complete(self, messages, usage=None, **kwargs):  # type: ignore[no-untyped-def]
+    def on_turn_complete(self, messages: Any, usage: Any = None, **kwargs: Any) -> Any:
         messages.clear()
 
 
@@ -126,7 +126,7 @@ class Blocking(Recording):
     def name(self) -> str:
         return "blocking"
 
-    def compress(self, messages, current_tokens=None, focus_topic=None):  # type: ignore[no-untyped-def]
+    def compress(self, messages: Any, current_tokens: Any = None, focus_topic: Any = None) -> Any:
         self.started.set()
         self.release.wait(10)
         self.finished.set()
@@ -142,7 +142,7 @@ class Returning(Recording):
     def name(self) -> str:
         return "returning"
 
-    def compress(self, messages, current_tokens=None, focus_topic=None):  # type: ignore[no-untyped-def]
+    def compress(self, messages: Any, current_tokens: Any = None, focus_topic: Any = None) -> Any:
         if isinstance(self.result, BaseException):
             raise self.result
         return self.result

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -173,7 +174,10 @@ def test_plugin_dirs_are_relative_to_the_config_file_then_hermes_home(tmp_path: 
 
 
 def test_a_mapping_is_accepted_and_copied() -> None:
-    source = {"context": {"engine": "lcm"}, "compression": {"model_thresholds": {"gpt": 0.4}}}
+    source: dict[str, Any] = {
+        "context": {"engine": "lcm"},
+        "compression": {"model_thresholds": {"gpt": 0.4}},
+    }
     config = load_config(source, env={})
     source["context"]["engine"] = "changed"
     assert config.engine.name == "lcm"

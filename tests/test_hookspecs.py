@@ -48,8 +48,8 @@ class TakesEverything(Recording):
         self._record("compress", **kwargs)
         return messages[-1:]
 
-    def on_turn_complete(self, messages: Any, **kwargs: Any) -> None:
-        self._record("on_turn_complete", **kwargs)
+    def on_turn_complete(self, messages: Any, usage: Any = None, **kwargs: Any) -> None:
+        self._record("on_turn_complete", usage=usage, **kwargs)
 
     def on_session_start(self, session_id: str, **kwargs: Any) -> None:
         self._record("on_session_start", **kwargs)
@@ -105,7 +105,7 @@ def test_pluggy_accepts_the_plugin_spec_and_rejects_an_impl_with_an_unknown_argu
 
     class Bad:
         @hookimpl
-        def register_context_engines(self, register, extra):  # type: ignore[no-untyped-def]
+        def register_context_engines(self, register: Any, extra: Any) -> Any:
             pass
 
     with pytest.raises(pluggy.PluginValidationError, match="extra"):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import threading
 import time
 from typing import Any
@@ -18,6 +19,10 @@ MESSAGES = sample_conversation(4)
 
 def messages() -> list[dict[str, Any]]:
     return copy.deepcopy(MESSAGES)
+
+
+def _constant(value: str, engine: object) -> str:
+    return value
 
 
 def timeout_config(seconds: float) -> dict[str, Any]:
@@ -58,7 +63,7 @@ def test_an_invalid_result_is_discarded_and_the_original_kept(
     original = messages()
     assert host.compress(original) is original
     (event,) = logs.named("context_engine.compress_failed")
-    assert event["reason"] == "invalid" and detail in event["detail"]  # type: ignore[operator]
+    assert event["reason"] == "invalid" and detail in event["detail"]
     assert host.status()["pass_invalid_results"] == 1
 
 
@@ -69,7 +74,7 @@ def test_an_exception_keeps_the_original_and_is_counted(logs: EventCapture, time
     original = messages()
     assert host.compress(original) is original
     (event,) = logs.named("context_engine.compress_failed")
-    assert "summariser exploded" in event["detail"]  # type: ignore[operator]
+    assert "summariser exploded" in event["detail"]
     assert host.status()["pass_failures"] == 1
 
 
@@ -122,7 +127,9 @@ def test_passes_of_different_sessions_run_concurrently() -> None:
         def name(self) -> str:
             return "meeting"
 
-        def compress(self, messages, current_tokens=None, focus_topic=None):  # type: ignore[no-untyped-def]
+        def compress(
+            self, messages: Any, current_tokens: Any = None, focus_topic: Any = None
+        ) -> Any:
             barrier.wait()
             return messages[:2]
 
@@ -159,7 +166,10 @@ def test_keywords_reach_only_engines_that_accept_them() -> None:
         return type(
             f"Engine_{label}",
             (Recording,),
-            {"name": property(lambda self, n=label: n), "compress": namespace["compress"]},
+            {
+                "name": property(functools.partial(_constant, label)),
+                "compress": namespace["compress"],
+            },
         )
 
     legacy = engine_with("messages, current_tokens=None, focus_topic=None")
@@ -185,16 +195,18 @@ def test_observers_hear_of_compressed_and_failed_passes(logs: EventCapture) -> N
 
     class Observer:
         @hookimpl
-        def hermes_context_compressed(self, session_id, before_tokens, after_tokens, engine_name):  # type: ignore[no-untyped-def]
+        def hermes_context_compressed(
+            self, session_id: Any, before_tokens: Any, after_tokens: Any, engine_name: Any
+        ) -> Any:
             heard.append(("compressed", (session_id, before_tokens > after_tokens, engine_name)))
 
         @hookimpl
-        def hermes_context_pass_failed(self, session_id, engine_name, reason):  # type: ignore[no-untyped-def]
+        def hermes_context_pass_failed(self, session_id: Any, engine_name: Any, reason: Any) -> Any:
             heard.append(("failed", (session_id, engine_name, reason)))
 
     class Broken:
         @hookimpl
-        def hermes_context_compressed(self, session_id):  # type: ignore[no-untyped-def]
+        def hermes_context_compressed(self, session_id: Any) -> Any:
             raise RuntimeError("analytics down")
 
     host = host_for(Returning)
@@ -211,15 +223,15 @@ def test_observers_hear_of_compressed_and_failed_passes(logs: EventCapture) -> N
     ]
     (failure,) = logs.named("hermes_plugin.hook_failed")
     assert failure["hook"] == "hermes_context_compressed"
-    assert "analytics down" in failure["error"]  # type: ignore[operator]
+    assert "analytics down" in failure["error"]
 
 
 def test_observers_run_in_pluggys_order_and_show_in_its_tracing() -> None:
     order: list[str] = []
 
-    def observer(label: str, **opts: bool) -> object:
+    def observer(label: str, tryfirst: bool = False) -> object:
         class Observer:
-            @hookimpl(**opts)
+            @hookimpl(tryfirst=tryfirst)
             def hermes_context_compressed(self, engine_name: str) -> None:
                 order.append(label)
                 if label == "raises":
@@ -232,8 +244,8 @@ def test_observers_run_in_pluggys_order_and_show_in_its_tracing() -> None:
     manager = host.registry.plugin_manager
     manager.trace.root.setwriter(traced.append)
     undo = manager.enable_tracing()
-    for label, opts in [("first", {}), ("early", {"tryfirst": True}), ("raises", {}), ("last", {})]:
-        host.add_observer(observer(label, **opts))
+    for label, first in [("first", False), ("early", True), ("raises", False), ("last", False)]:
+        host.add_observer(observer(label, tryfirst=first))
     host.engine.result = [{"role": "user", "content": "short"}]  # type: ignore[attr-defined]
     try:
         host.compress(messages())
@@ -266,7 +278,7 @@ def test_a_pass_that_frees_nothing_is_no_gain_and_keeps_the_input(
     status = host.status()
     assert (status["passes_compressed"], status["passes_no_gain"]) == (0, 1)
     (event,) = logs.named("context_engine.no_gain")
-    assert event["after_tokens"] >= event["before_tokens"]  # type: ignore[operator]
+    assert event["after_tokens"] >= event["before_tokens"]
     assert logs.named("context_engine.compressed") == [] and seen == ["no_gain"]
 
 

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 import threading
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -30,9 +31,9 @@ class Exiting(Recording):
     def _raise(self, *args: Any, **kwargs: Any) -> Any:
         raise self.kind("engine code")
 
-    update_from_response = should_compress = compress = select_context = _raise  # type: ignore[assignment]
-    on_turn_complete = on_session_start = on_session_end = on_session_reset = _raise  # type: ignore[assignment]
-    get_tool_schemas = get_status = update_model = close = _raise  # type: ignore[assignment]
+    update_from_response = should_compress = compress = select_context = _raise
+    on_turn_complete = on_session_start = on_session_end = on_session_reset = _raise
+    get_tool_schemas = get_status = update_model = close = _raise
 
     def handle_tool_call(self, name: str, args: dict[str, Any], **kwargs: Any) -> str:
         raise self.kind("engine code")
@@ -184,11 +185,11 @@ class Measuring(ContextEngine):
 
 class BadThresholds(Recording):
     @property
-    def model_thresholds(self) -> dict[str, float]:
+    def model_thresholds(self) -> Mapping[str, float]:
         return {}
 
     @model_thresholds.setter
-    def model_thresholds(self, value: dict[str, float]) -> None:
+    def model_thresholds(self, value: Mapping[str, float]) -> None:
         raise ValueError("no thank you")
 
 
@@ -214,8 +215,8 @@ class Hanging(Recording):
         Hanging.release.wait(60)
         return None
 
-    select_context = on_turn_complete = on_session_start = on_session_end = _hang  # type: ignore[assignment]
-    on_session_reset = update_model = close = _hang  # type: ignore[assignment]
+    select_context = on_turn_complete = on_session_start = on_session_end = _hang
+    on_session_reset = update_model = close = _hang
 
     def get_tool_schemas(self) -> list[dict[str, Any]]:
         Hanging.release.wait(60)

@@ -26,12 +26,20 @@ class Watching(Recording):
     def name(self) -> str:
         return "watching"
 
-    def on_session_start(self, session_id, hermes_home=None, model=None):  # type: ignore[no-untyped-def,override]
+    def on_session_start(  # type: ignore[override]  # accepts fewer keywords than the base
+        self, session_id: str, hermes_home: str | None = None, model: str | None = None
+    ) -> None:
         self._record("on_session_start", session_id, hermes_home=hermes_home, model=model)
 
     def update_model(
-        self, model, context_length, base_url="", api_key="", provider="", api_mode=""
-    ):  # type: ignore[no-untyped-def]
+        self,
+        model: str,
+        context_length: int,
+        base_url: str = "",
+        api_key: str = "",
+        provider: str = "",
+        api_mode: str = "",
+    ) -> None:
         self._record(
             "update_model",
             model,
@@ -91,21 +99,21 @@ class Erratic(Recording):
     def name(self) -> str:
         return "erratic"
 
-    def should_compress(self, prompt_tokens=None):  # type: ignore[no-untyped-def]
+    def should_compress(self, prompt_tokens: Any = None) -> Any:
         if self.error:
             raise self.error
         return self.answer
 
-    def should_compress_info(self, prompt_tokens=None):  # type: ignore[no-untyped-def]
+    def should_compress_info(self, prompt_tokens: Any = None) -> Any:
         if self.error:
             raise self.error
         return self.answer
 
-    def update_from_response(self, usage):  # type: ignore[no-untyped-def]
+    def update_from_response(self, usage: Any) -> Any:
         if self.error:
             raise self.error
 
-    def get_status(self):  # type: ignore[no-untyped-def]
+    def get_status(self) -> Any:
         if self.error:
             raise self.error
         return super().get_status()
@@ -216,16 +224,16 @@ def test_lifecycle_failures_never_reach_the_agent(logs: EventCapture) -> None:
         def name(self) -> str:
             return "fragile"
 
-        def on_session_start(self, session_id, **kwargs):  # type: ignore[no-untyped-def]
+        def on_session_start(self, session_id: Any, **kwargs: Any) -> Any:
             raise OSError("disk full")
 
-        def on_session_end(self, session_id, messages):  # type: ignore[no-untyped-def]
+        def on_session_end(self, session_id: Any, messages: Any) -> Any:
             raise OSError("disk full")
 
-        def on_session_reset(self):  # type: ignore[no-untyped-def]
+        def on_session_reset(self) -> Any:
             raise OSError("disk full")
 
-        def update_model(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        def update_model(self, *args: Any, **kwargs: Any) -> Any:
             raise OSError("disk full")
 
     host = host_for(Fragile)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import threading
 from typing import Any
 
@@ -25,7 +26,7 @@ def test_no_more_workers_than_the_maximum_and_queued_work_still_runs() -> None:
     pool = DaemonPool(max_workers=2, name="bounded")
     release = threading.Event()
     blocked = [pool.submit(lambda: release.wait(10)) for _ in range(2)]
-    queued = [pool.submit(lambda n=n: n * n) for n in range(5)]
+    queued = [pool.submit(functools.partial(pow, n, 2)) for n in range(5)]
     assert all(not f.done() for f in queued)  # both workers are busy
     names = {t.name for t in threading.enumerate() if t.name.startswith("bounded-")}
     assert len(names) <= 2

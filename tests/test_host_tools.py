@@ -27,7 +27,7 @@ class Tooled(Recording):
     def get_tool_schemas(self) -> Any:
         return self.schemas
 
-    def handle_tool_call(self, name, args, messages=None):  # type: ignore[no-untyped-def,override]
+    def handle_tool_call(self, name: Any, args: Any, messages: Any = None) -> Any:  # type: ignore[override]
         self._record("handle_tool_call", name, args, messages=messages)
         if args.get("query") == "boom":
             raise ValueError("index corrupt")

@@ -104,7 +104,7 @@ def test_a_malformed_plugin_yaml_is_listed_broken_with_file_and_key(
     assert record is not None and record.status is EngineStatus.BROKEN
     assert fragment in (record.reason or "")
     (listed,) = logs.named("context_engine.broken")
-    assert listed["name"] == "broken1" and fragment in listed["reason"]  # type: ignore[operator]
+    assert listed["name"] == "broken1" and fragment in listed["reason"]
     activation = activate(reg)
     assert activation.engine.name == "compressor"
     assert fragment in str(activation.fallback)

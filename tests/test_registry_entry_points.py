@@ -115,7 +115,7 @@ def test_an_engine_requiring_another_hermes_context_is_incompatible_and_never_im
     assert "requires hermes-context>=99" in (record.reason or "")
     (listed,) = logs.named("context_engine.incompatible")
     assert (listed["name"], listed["source"]) == ("future", "distribution future-engine 1.0")
-    assert "running hermes-context 0.1.0" in listed["reason"]  # type: ignore[operator]
+    assert "running hermes-context 0.1.0" in listed["reason"]
     activation = activate(reg)
     assert activation.engine.name == "compressor"
     assert isinstance(activation.fallback, EngineIncompatibleError)

@@ -107,7 +107,7 @@ def test_a_plugin_cannot_take_the_name_of_an_installed_engine(
     reg = discover(enabled=["thief"])
     assert reg.get("compressor").source.kind == "entry_point"  # type: ignore[union-attr]
     (event,) = logs.named("context_engine.duplicate_rejected")
-    assert event["rejected"].startswith("general plugin thief")  # type: ignore[union-attr]
+    assert event["rejected"].startswith("general plugin thief")
 
 
 def test_a_missing_or_broken_plugin_is_logged_and_the_others_still_load(
@@ -121,7 +121,7 @@ def test_a_missing_or_broken_plugin_is_logged_and_the_others_still_load(
     assert missing["plugin"] == "absent"
     (broken,) = logs.named("hermes_plugin.broken")
     assert broken["plugin"] == "broken"
-    assert "plugin exploded" in broken["error"]  # type: ignore[operator]
+    assert "plugin exploded" in broken["error"]
 
 
 def test_registering_a_factory_without_a_name_is_a_clear_plugin_error(
@@ -131,7 +131,7 @@ def test_registering_a_factory_without_a_name_is_a_clear_plugin_error(
     add_plugin(hermes_site, "nameless", source)
     discover(enabled=["nameless"])
     (broken,) = logs.named("hermes_plugin.broken")
-    assert "pass name='...'" in broken["error"]  # type: ignore[operator]
+    assert "pass name='...'" in broken["error"]
 
 
 @pytest.mark.parametrize("enabled", [[], ["ctxplug"]])

@@ -1,5 +1,7 @@
 """The auxiliary LLM client that the host hands to engines (``llm=`` factory keyword)."""
 
+from typing import TYPE_CHECKING
+
 from hermes_core.llm.config import AuxiliaryLLMConfig
 from hermes_core.llm.cooldown import FailureCooldown
 from hermes_core.llm.errors import (
@@ -10,6 +12,9 @@ from hermes_core.llm.errors import (
     LLMResponseError,
 )
 from hermes_core.llm.protocol import LLM, Completion
+
+if TYPE_CHECKING:  # at run time the client (and httpx) load on first use, below
+    from hermes_core.llm.client import ChatClient, ChatResult
 
 __all__ = [
     "LLM",

@@ -15,9 +15,13 @@ import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 import yaml
+
+if TYPE_CHECKING:
+    from selenium.webdriver.remote.webdriver import WebDriver
 
 pytestmark = pytest.mark.browser
 
@@ -73,7 +77,7 @@ def site_url() -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
+def browser() -> Iterator[WebDriver]:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -103,47 +107,45 @@ def browser() -> Iterator[object]:
 
 @pytest.mark.parametrize("page", nav_pages())
 def test_every_page_renders_with_its_title_and_no_raw_roles(
-    browser: object, site_url: str, page: str
+    browser: WebDriver, site_url: str, page: str
 ) -> None:
     from selenium.webdriver.common.by import By
 
     driver = browser
-    driver.get(site_url + url_path(page))  # type: ignore[attr-defined]
-    heading = driver.find_element(By.CSS_SELECTOR, "article h1")  # type: ignore[attr-defined]
+    driver.get(site_url + url_path(page))
+    heading = driver.find_element(By.CSS_SELECTOR, "article h1")
     assert heading.text.strip()
-    text = driver.find_element(By.CSS_SELECTOR, "article").text  # type: ignore[attr-defined]
+    text = driver.find_element(By.CSS_SELECTOR, "article").text
     for role in (":meth:", ":func:", ":class:", ":data:", ":mod:", ":attr:"):
         assert role not in text, f"{page} shows a raw Sphinx role {role}"
-    assert "hermes-context/hermes-context" in driver.page_source  # type: ignore[attr-defined]
+    assert "hermes-context/hermes-context" in driver.page_source
     if page.startswith("api/") and page != "api/index.md":
-        signatures = driver.find_elements(By.CSS_SELECTOR, ".doc-signature")  # type: ignore[attr-defined]
+        signatures = driver.find_elements(By.CSS_SELECTOR, ".doc-signature")
         assert signatures, f"{page} shows no signature"
 
 
-def test_the_contract_page_has_one_toc_entry_per_hook(browser: object, site_url: str) -> None:
+def test_the_contract_page_has_one_toc_entry_per_hook(browser: WebDriver, site_url: str) -> None:
     from selenium.webdriver.common.by import By
 
     from hermes_core.hookspecs import ContextEngineSpec, PluginSpec
 
     driver = browser
-    driver.get(site_url + "/contract/")  # type: ignore[attr-defined]
+    driver.get(site_url + "/contract/")
     entries = [
-        link.get_attribute("textContent").split()[-1]
-        for link in driver.find_elements(  # type: ignore[attr-defined]
-            By.CSS_SELECTOR, ".md-sidebar--secondary .md-nav__link"
-        )
+        str(link.get_attribute("textContent")).split()[-1]
+        for link in driver.find_elements(By.CSS_SELECTOR, ".md-sidebar--secondary .md-nav__link")
     ]
     for spec in (ContextEngineSpec, PluginSpec):
         for hook in (name for name in vars(spec) if not name.startswith("_")):
             assert entries.count(hook) == 1, f"{hook} appears {entries.count(hook)} times"
 
 
-def test_search_finds_select_context(browser: object, site_url: str) -> None:
+def test_search_finds_select_context(browser: WebDriver, site_url: str) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
     driver = browser
-    driver.get(site_url + "/?q=select_context")  # type: ignore[attr-defined]
+    driver.get(site_url + "/?q=select_context")
     results = WebDriverWait(driver, 60).until(
         lambda d: d.find_elements(By.CSS_SELECTOR, ".md-search-result__item")
     )

@@ -60,7 +60,7 @@ def engine_with(llm: Any, clock: Clock | None = None, **compression: Any) -> Com
 
 def summary_of(result: list[dict[str, Any]]) -> str:
     (text,) = [m["content"] for m in result if str(m.get("content", "")).startswith(SUMMARY_PREFIX)]
-    return text
+    return str(text)
 
 
 def test_the_llm_summary_replaces_the_middle(httpserver: HTTPServer) -> None:

@@ -100,7 +100,7 @@ def test_a_lone_surrogate_is_stored_exactly_and_stops_nothing(
     odd = {"role": "tool", "tool_call_id": "c1", "content": "ls: \udcff.txt \ud83d"}
     history = sample_conversation(2)
     history.insert(3, odd)
-    history[2]["tool_calls"][0]["id"] = "c1"  # type: ignore[index]
+    history[2]["tool_calls"][0]["id"] = "c1"
     engine.on_turn_complete(history)
     engine.select_context(history, conversation_messages=history, incoming_message=None)
     later = [*history, *sample_conversation(30)[1:]]

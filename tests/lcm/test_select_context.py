@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from hermes_engine_lcm import LCMEngine
 from hermes_engine_lcm.render import SUMMARY_PREFIX
@@ -14,7 +15,12 @@ from hermes_core.tokens import estimate_tokens
 ASK = {"role": "user", "content": "Which hint did the runbook give for the deployment password?"}
 
 
-def select(engine: LCMEngine, history: list, incoming: dict, budget: int = 6_000) -> list:
+def select(
+    engine: LCMEngine,
+    history: list[dict[str, Any]],
+    incoming: dict[str, Any],
+    budget: int = 6_000,
+) -> list[dict[str, Any]]:
     result = engine.select_context(
         [*history, incoming],
         conversation_messages=history,

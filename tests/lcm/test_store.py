@@ -133,7 +133,7 @@ def test_malformed_messages_are_skipped_by_name_and_nothing_half_stored(
     engine.on_turn_complete([good[0], bad, good[1]])
     assert stored(engine) == good
     (event,) = logs.named("lcm.ingest_skipped")
-    assert event["index"] == 1 and problem in event["problem"]  # type: ignore[operator]
+    assert event["index"] == 1 and problem in event["problem"]
     db = engine.database.connection()
     assert db.execute("SELECT COUNT(*) FROM context_items").fetchone()[0] == 2
 
@@ -168,7 +168,7 @@ def test_without_fts5_search_still_works_through_a_scan(
     engine = make_lcm()
     assert engine.database.fts is False
     (event,) = logs.named("lcm.fts5_unavailable")
-    assert "slower substring scan" in event["effect"]  # type: ignore[operator]
+    assert "slower substring scan" in event["effect"]
     engine.on_turn_complete(sample_conversation(3, facts={1: "The vault code is 7741."}))
     found = json.loads(engine.handle_tool_call("lcm_grep", {"query": "vault code"}))
     assert [r["id"] for r in found["results"]] == ["M6"]
