@@ -43,11 +43,13 @@ class TestOrphaning(ContextEngineContract):
         return Orphaning()
 """
     )
-    result = pytester.runpytest("-p", "no:cacheprovider")
-    result.assert_outcomes(passed=18, failed=2)
-    result.stdout.fnmatch_lines(
-        [
-            "*FAILED*test_compress_returns_a_valid_message_list*",
-            "*FAILED*test_compress_accepts_a_focus_topic*",
-        ]
+    result = pytester.runpytest("-p", "no:cacheprovider", "-rf")
+    failed = sorted(
+        line.split("::")[-1].split(" ")[0] for line in result.outlines if line.startswith("FAILED ")
     )
+    # exactly the rules about compress results fail; every other rule holds for this engine
+    assert failed == [
+        "test_compress_accepts_a_focus_topic",
+        "test_compress_returns_a_valid_message_list",
+    ]
+    assert result.parseoutcomes()["passed"] > 0

@@ -240,10 +240,16 @@ def session_reset_zeroes_the_counters(subject: ContractSubject) -> None:
 
 
 @_rule
-def session_lifecycle_calls_do_not_raise(subject: ContractSubject) -> None:
+def a_session_can_start_end_and_start_again(subject: ContractSubject) -> None:
     engine = subject.engine()
-    engine.on_session_start("contract-session", model="contract-model", context_length=1000)
-    engine.on_session_end("contract-session", sample_conversation(2))
+    for session in ("contract-session", "contract-session-2"):
+        engine.on_session_start(session, model="contract-model", context_length=1000)
+        ended = sample_conversation(2)
+        before = json.dumps(ended)
+        engine.on_session_end(session, ended)
+        require(json.dumps(ended) == before, "on_session_end changed the messages it was given")
+        decision = engine.should_compress(0)
+        require(decision is False, f"should_compress(0) after {session} ended is {decision!r}")
 
 
 @_rule
@@ -289,10 +295,15 @@ def select_context_returns_none_or_a_list_of_messages(subject: ContractSubject) 
 
 
 @_rule
-def on_turn_complete_accepts_usage_and_meta(subject: ContractSubject) -> None:
+def on_turn_complete_accepts_usage_and_meta_and_leaves_the_turn_alone(
+    subject: ContractSubject,
+) -> None:
     engine = subject.engine()
-    engine.on_turn_complete(sample_conversation(1), dict(USAGE), turn_id="t1")
-    engine.on_turn_complete(sample_conversation(1), None)
+    for usage in (dict(USAGE), None):
+        turn = sample_conversation(1)
+        before = json.dumps(turn)
+        engine.on_turn_complete(turn, usage, turn_id="t1")
+        require(json.dumps(turn) == before, "on_turn_complete changed the messages it was given")
 
 
 @_rule
