@@ -145,7 +145,7 @@ def main() -> int:
     results = (
         best(fast, names, 500_000, 7)
         | best(calls, names, 500_000, 7)
-        | best(heavy | hop, names, 200, 7)
+        | best(heavy | hop, names, 200, 21)
     )
     round_trip = results.pop(next(iter(hop)))[1]
     bounded = next(iter(heavy))
