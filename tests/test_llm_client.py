@@ -238,3 +238,53 @@ def test_every_llm_error_is_a_hermes_error() -> None:
 
     for kind in (LLMError, LLMAuthError, LLMNetworkError, LLMQuotaError, LLMResponseError):
         assert issubclass(kind, HermesError)
+
+
+def test_hermes_agents_auxiliary_keys_load_quietly_and_shape_the_request(
+    httpserver: HTTPServer, tmp_path: Any
+) -> None:
+    from hermes_core import load_config
+    from hermes_core.testing import capture_events
+
+    seen: dict[str, Any] = {}
+
+    def handler(request: Request) -> Response:
+        seen["body"] = json.loads(request.data)
+        seen["auth"] = request.headers.get("Authorization")
+        return Response(json.dumps(completion("ok")), content_type="application/json")
+
+    httpserver.expect_request("/v1/chat/completions", method="POST").respond_with_handler(handler)
+    path = tmp_path / "config.yaml"
+    path.write_text(
+        "auxiliary:\n"
+        "  compression:\n"
+        "    provider: custom\n"
+        f"    base_url: {httpserver.url_for('/v1')}\n"
+        "    model: summariser-1\n"
+        "    api_key: sk-from-hermes-config\n"
+        "    timeout: 7\n"
+        "    extra_body: {provider: {order: [fast]}}\n"
+        "    reasoning_effort: low\n"
+        "  vision:\n"
+        "    provider: ''\n"
+        "    timeout: ''\n",
+        encoding="utf-8",
+    )
+    with capture_events() as events:
+        config = load_config(path, env={})
+    assert [e for e in events.entries if e["log_level"] == "warning"] == []
+    settings = AuxiliaryLLMConfig.from_config(config.data, "compression")
+    assert settings is not None and settings.timeout_seconds == 7
+    assert ChatClient(settings, env={}).complete(MESSAGES).text == "ok"
+    assert seen["body"]["provider"] == {"order": ["fast"]}
+    assert seen["body"]["reasoning_effort"] == "low"
+    assert seen["body"]["model"] == "summariser-1"
+    assert seen["auth"] == "Bearer sk-from-hermes-config"
+
+
+def test_empty_hermes_keys_mean_unset() -> None:
+    from hermes_core import load_config
+
+    section = {"base_url": "", "model": "", "timeout": "", "provider": "", "extra_body": ""}
+    config = load_config({"auxiliary": {"compression": section}}, env={}, strict=True)
+    assert AuxiliaryLLMConfig.from_config(config.data, "compression") is None

@@ -195,6 +195,38 @@ KEYS: tuple[KeyRule, ...] = (
         "Timeout of one request to the auxiliary LLM.",
     ),
     KeyRule(
+        "auxiliary.compression.timeout",
+        lambda value: value == "" or seconds(0, 3_600, above=True)(value),
+        "a number of seconds greater than 0, at most 3600",
+        None,
+        "Hermes Agent's name for timeout_seconds; used when timeout_seconds is not set (an "
+        "empty string means unset).",
+    ),
+    KeyRule(
+        "auxiliary.compression.provider",
+        lambda value: isinstance(value, str),
+        "a provider name (e.g. openrouter, custom)",
+        None,
+        "Hermes Agent's provider of the auxiliary LLM. Hermes Agent resolves it; on "
+        "hermes-context's own host base_url and model say where the LLM is, and this key is "
+        "read for nothing else (an empty string means unset).",
+    ),
+    KeyRule(
+        "auxiliary.compression.extra_body",
+        lambda value: value == "" or isinstance(value, dict),
+        "a mapping of extra request fields",
+        None,
+        "Fields added to every request body (Hermes Agent's key), e.g. provider routing.",
+    ),
+    KeyRule(
+        "auxiliary.compression.reasoning_effort",
+        lambda value: isinstance(value, str),
+        "a reasoning effort such as low, medium or high",
+        None,
+        "Sent as reasoning_effort in every request (Hermes Agent's key; an empty string means "
+        "unset).",
+    ),
+    KeyRule(
         "auxiliary.compression.max_retries",
         whole_number(0, 10),
         "a whole number from 0 to 10",

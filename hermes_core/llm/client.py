@@ -106,7 +106,11 @@ class ChatClient:
         (malformed body, no text, a redirect, other 4xx, 5xx after all
         retries).
         """
-        body: dict[str, Any] = {"model": self.config.model, "messages": list(messages)}
+        body: dict[str, Any] = {
+            **self.config.extra_body,
+            "model": self.config.model,
+            "messages": list(messages),
+        }
         if max_tokens is not None:
             body["max_tokens"] = max_tokens
         if temperature is not None:
