@@ -39,6 +39,7 @@ def lint(session: nox.Session) -> None:
         "import-linter",
         "types-PyYAML",
         "selenium",  # the browser tests are type-checked too
+        "griffe",  # so is the docs' griffe extension
         "nox",  # and this file
     )
     session.run("ruff", "check", ".")

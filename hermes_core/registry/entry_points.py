@@ -25,6 +25,7 @@ from hermes_core.registry.records import EngineRecord, EngineSource, EngineStatu
 
 __all__ = [
     "ENGINE_GROUP",
+    "HERMES_AGENT_GROUP",
     "PLUGIN_GROUP",
     "DeclaredEntryPoint",
     "InstalledEntryPoints",
@@ -36,8 +37,12 @@ __all__ = [
 ENGINE_GROUP = "hermes.context_engines"
 #: Entry-point group of general plugins, loaded only when named in ``plugins.enabled``.
 PLUGIN_GROUP = "hermes.plugins"
+#: Entry-point group of Hermes Agent's plugins (some register a context engine).
+HERMES_AGENT_GROUP = "hermes_agent.plugins"
 
-_DECLARES_A_GROUP = re.compile(r"^\s*\[\s*hermes\.(?:context_engines|plugins)\s*\]", re.MULTILINE)
+_DECLARES_A_GROUP = re.compile(
+    r"^\s*\[\s*(?:hermes\.(?:context_engines|plugins)|hermes_agent\.plugins)\s*\]", re.MULTILINE
+)
 
 
 @dataclass(frozen=True)
@@ -64,10 +69,11 @@ class DeclaredEntryPoint:
 
 @dataclass(frozen=True)
 class InstalledEntryPoints:
-    """The entry points of both groups found by one scan."""
+    """The entry points of the three groups found by one scan."""
 
     engines: tuple[DeclaredEntryPoint, ...]
     plugins: tuple[DeclaredEntryPoint, ...]
+    hermes_agent_plugins: tuple[DeclaredEntryPoint, ...] = ()
 
 
 class _Readable(Protocol):
@@ -86,7 +92,7 @@ def _read_distribution(dist: _Readable) -> Distribution:
 
 
 def scan() -> InstalledEntryPoints:
-    """Find the entry points of both groups on ``sys.path``.
+    """Find the entry points of the three groups on ``sys.path``.
 
     Like ``importlib.metadata``, when several copies of one distribution are
     on the path only the first one counts.
@@ -94,6 +100,7 @@ def scan() -> InstalledEntryPoints:
     seen: set[str] = set()
     engines: list[DeclaredEntryPoint] = []
     plugins: list[DeclaredEntryPoint] = []
+    hermes_agent_plugins: list[DeclaredEntryPoint] = []
     for dist in importlib_metadata.distributions():
         text = dist.read_text("entry_points.txt")
         if not text or not _DECLARES_A_GROUP.search(text):
@@ -108,7 +115,10 @@ def scan() -> InstalledEntryPoints:
                 engines.append(DeclaredEntryPoint(info, entry_point))
             elif entry_point.group == PLUGIN_GROUP:
                 plugins.append(DeclaredEntryPoint(info, entry_point))
-    return InstalledEntryPoints(engines=tuple(engines), plugins=tuple(plugins))
+            elif entry_point.group == HERMES_AGENT_GROUP and not info.is_hermes:
+                # hermes-context's own entry there is its plugin for Hermes Agent
+                hermes_agent_plugins.append(DeclaredEntryPoint(info, entry_point))
+    return InstalledEntryPoints(tuple(engines), tuple(plugins), tuple(hermes_agent_plugins))
 
 
 def engine_records(declared: Iterable[DeclaredEntryPoint]) -> list[EngineRecord]:

@@ -10,7 +10,7 @@ that is missing or raises is logged and skipped; the others still load.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
 import importlib_metadata
@@ -92,8 +92,13 @@ def general_plugin_records(
     enabled: Sequence[str],
     installed: Iterable[DeclaredEntryPoint],
     manager: pluggy.PluginManager,
+    elsewhere: Collection[str] = (),
 ) -> list[EngineRecord]:
-    """Load the enabled general plugins into ``manager`` in order; return their engines."""
+    """Load the enabled general plugins into ``manager`` in order; return their engines.
+
+    An enabled name that is no general plugin is reported missing, unless it
+    is in ``elsewhere`` (a Hermes Agent plugin, say).
+    """
     if not enabled:
         return []
     by_name: dict[str, DeclaredEntryPoint] = {}
@@ -102,12 +107,15 @@ def general_plugin_records(
     records: list[EngineRecord] = []
     for plugin_name in enabled:
         declared = by_name.get(plugin_name)
+        if declared is None and plugin_name in elsewhere:
+            continue
         if declared is None:
             logger.warning(
                 "hermes_plugin.missing",
                 plugin=plugin_name,
                 group=PLUGIN_GROUP,
-                hint="install the distribution that provides it, or remove it from plugins.enabled",
+                hint="install the distribution that provides it (a general plugin, or a Hermes "
+                "Agent plugin in $HERMES_HOME/plugins), or remove it from plugins.enabled",
             )
             continue
         source = EngineSource(

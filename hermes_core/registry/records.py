@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 __all__ = ["EngineRecord", "EngineSource", "EngineStatus"]
 
-SourceKind = Literal["entry_point", "directory", "general_plugin"]
+SourceKind = Literal["entry_point", "directory", "general_plugin", "hermes_plugin"]
 
 
 class EngineStatus(str, enum.Enum):
@@ -29,8 +29,9 @@ class EngineSource:
 
     ``kind`` is the discovery source; ``distribution`` and ``version`` name
     the installed distribution (entry points, general plugins); ``path`` is
-    the engine's directory (directory plugins); ``plugin`` names the general
-    plugin that registered it.
+    the engine's directory (directory plugins, Hermes Agent plugin
+    directories); ``plugin`` names the general or Hermes Agent plugin that
+    registered it.
     """
 
     kind: SourceKind
@@ -46,6 +47,9 @@ class EngineSource:
         if self.kind == "directory":
             return f"directory {self.path}"
         suffix = f" from distribution {dist}" if dist else ""
+        if self.kind == "hermes_plugin":
+            where = f" in {self.path}" if self.path is not None else suffix
+            return f"Hermes Agent plugin {self.plugin}{where}"
         return f"general plugin {self.plugin}{suffix}"
 
 

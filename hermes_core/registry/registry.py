@@ -40,14 +40,20 @@ class EngineRegistry:
     Sources, first wins: (1) entry points in group ``hermes.context_engines``
     (hermes-context's own first, then by distribution name); (2) plugin
     directories, ``plugins.dirs`` in order, then ``$HERMES_HOME/plugins``;
-    (3) general plugins named in ``plugins.enabled``, in that order. A later
-    registration of a taken name is kept in the listing with status
-    ``duplicate`` and logged as ``context_engine.duplicate_rejected``.
+    (3) general plugins named in ``plugins.enabled``, in that order; (4)
+    Hermes Agent plugins named in ``plugins.enabled``, in that order (see
+    :mod:`hermes_core.hermes_agent.discovery`). A later registration of a
+    taken name is kept in the listing with status ``duplicate`` and logged
+    as ``context_engine.duplicate_rejected`` naming both: an installed
+    ``hermes-engine-lcm`` keeps ``lcm`` against a Hermes plugin's ``lcm``.
     Registrations found ``incompatible`` or ``broken`` (bad metadata) are
     logged as ``context_engine.incompatible`` / ``context_engine.broken``.
 
     Discovery reads metadata only: no engine module is imported until
-    :meth:`create_engine` is asked for that engine.
+    :meth:`create_engine` is asked for that engine. The exceptions are the
+    plugins a user enabled by name, whose ``register`` runs at discovery to
+    say which engines they register: general plugins, and Hermes Agent
+    plugins whose source mentions ``register_context_engine``.
     """
 
     def __init__(
@@ -74,16 +80,21 @@ class EngineRegistry:
 
     @classmethod
     def discover(cls, config: HermesConfig | None = None) -> EngineRegistry:
-        """Find every engine from all three sources (``config`` default: :func:`load_config`)."""
+        """Find every engine from all four sources (``config`` default: :func:`load_config`)."""
+        from hermes_core.hermes_agent.discovery import hermes_plugin_records
+
         config = load_config() if config is None else config
         installed = entry_points.scan()
         manager = general_plugins.new_plugin_manager()
+        hermes_records, hermes_names = hermes_plugin_records(
+            config.enabled_plugins, config.home, installed.hermes_agent_plugins
+        )
         records = entry_points.engine_records(installed.engines)
         records += directories.directory_records(config.plugin_dirs)
         records += general_plugins.general_plugin_records(
-            config.enabled_plugins, installed.plugins, manager
+            config.enabled_plugins, installed.plugins, manager, elsewhere=hermes_names
         )
-        return cls(records, config, manager)
+        return cls(records + hermes_records, config, manager)
 
     def _add(self, record: EngineRecord) -> None:
         kept = self._active.get(record.name)

@@ -5,7 +5,7 @@ Small builders make single messages (:func:`user`, :func:`reply`,
 :func:`agent_turn` and :func:`sample_conversation` make regular agent
 conversations of any length; :func:`coding_session` makes a deterministic,
 varied one (parallel tool calls, failing tests, files of many sizes) with one
-fact stated early, :data:`SAMPLE_FACT`, for trying retrieval after
+fact stated early, ``SAMPLE_FACT``, for trying retrieval after
 compaction.
 """
 

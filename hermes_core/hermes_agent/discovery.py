@@ -1,0 +1,276 @@
+"""Source 4: Hermes Agent plugins that register a context engine.
+
+Hermes Agent's own rules: a plugin is a directory ``$HERMES_HOME/plugins/<name>/``
+(``plugin.yaml`` and ``__init__.py`` with ``register(ctx)``) or an entry point
+in group ``hermes_agent.plugins``; an entry point wins over a directory of
+the same name; none is loaded unless its name is in ``plugins.enabled``.
+
+An enabled plugin whose Python files never mention
+``register_context_engine`` registers no engine and is not loaded (Hermes
+Agent tells memory providers apart the same way). The others are imported
+(directories as a package named after their folder, so relative imports
+work) and their ``register(ctx)`` is run with a
+:class:`~hermes_core.hermes_agent.plugin_context.HermesPluginContext`. The
+engine it registers is listed under its own name; each host gets an engine
+of its own by running ``register`` again (the first host gets the one found
+at discovery), never by copying one. Failures are records with status
+``broken``; none stops discovery.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import re
+import sys
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from hermes_core.config.yaml_source import YamlSyntaxError, parse_yaml
+from hermes_core.containment import reraise_user_interrupt
+from hermes_core.engine import ContextEngine
+from hermes_core.hermes_agent import shims
+from hermes_core.hermes_agent.plugin_context import HermesPluginContext
+from hermes_core.hermes_agent.wrapped_engine import HermesPluginEngine
+from hermes_core.llm import LLM
+from hermes_core.log import logger
+from hermes_core.names import is_valid_engine_name
+from hermes_core.registry.entry_points import DeclaredEntryPoint
+from hermes_core.registry.records import EngineRecord, EngineSource, EngineStatus
+
+__all__ = ["HermesPlugin", "find_hermes_plugins", "hermes_plugin_records"]
+
+#: Folders of ``plugins/`` that Hermes Agent discovers by other means.
+_NOT_GENERAL = frozenset({"memory", "context_engine", "platforms", "model-providers"})
+_MARK = "register_context_engine"
+#: Source read to find the mark, at most, per plugin directory.
+_MAX_SOURCE_BYTES = 2 * 1024 * 1024
+_REQUIRED = ("name", "update_from_response", "should_compress", "compress")
+
+
+@dataclass(frozen=True)
+class HermesPlugin:
+    """One Hermes Agent plugin: a directory or an entry point, by the name it is enabled as."""
+
+    name: str
+    path: Path | None = None
+    description: str = ""
+    version: str | None = None
+    declared: DeclaredEntryPoint | None = None
+
+    @property
+    def source(self) -> EngineSource:
+        if self.declared is not None:
+            dist = self.declared.distribution
+            return EngineSource(
+                "hermes_plugin", distribution=dist.name, version=dist.version, plugin=self.name
+            )
+        return EngineSource("hermes_plugin", path=self.path, plugin=self.name)
+
+
+def _manifest(folder: Path) -> HermesPlugin | None:
+    try:
+        data = parse_yaml((folder / "plugin.yaml").read_text(encoding="utf-8")) or {}
+    except (OSError, UnicodeDecodeError, YamlSyntaxError) as exc:
+        logger.warning(
+            "hermes_plugin.manifest_unreadable",
+            path=str(folder / "plugin.yaml"),
+            error=f"{type(exc).__name__}: {exc}",
+        )
+        return None
+    if not isinstance(data, dict):
+        return None
+    name = data.get("name", folder.name)
+    if not isinstance(name, str) or not name:
+        return None
+    version = data.get("version")
+    return HermesPlugin(
+        name=name,
+        path=folder,
+        description=str(data.get("description", "") or ""),
+        version=str(version) if version is not None else None,
+    )
+
+
+def find_hermes_plugins(
+    plugins_dir: Path, entry_points: Iterable[DeclaredEntryPoint]
+) -> dict[str, HermesPlugin]:
+    """Every Hermes Agent plugin by name: ``plugins_dir/<folder>/plugin.yaml``, then entry
+    points of group ``hermes_agent.plugins`` (which win over a directory of the same name)."""
+    found: dict[str, HermesPlugin] = {}
+    try:
+        folders = sorted(plugins_dir.iterdir()) if plugins_dir.is_dir() else []
+    except OSError as exc:
+        logger.warning(
+            "hermes_plugin.directory_unreadable",
+            directory=str(plugins_dir),
+            error=f"{type(exc).__name__}: {exc.strerror or exc}",
+        )
+        folders = []
+    for folder in folders:
+        if folder.name in _NOT_GENERAL or folder.name.startswith((".", "_")):
+            continue
+        try:
+            is_plugin = (folder / "plugin.yaml").is_file()
+        except OSError:
+            is_plugin = False
+        plugin = _manifest(folder) if is_plugin else None
+        if plugin is not None:
+            found[plugin.name] = plugin
+    for declared in entry_points:
+        name = declared.entry_point.name
+        found[name] = HermesPlugin(
+            name=name,
+            description=declared.distribution.summary,
+            version=declared.distribution.version,
+            declared=declared,
+        )
+    return found
+
+
+def _mentions_an_engine(folder: Path) -> bool:
+    budget = _MAX_SOURCE_BYTES
+    for source in sorted(folder.rglob("*.py")):
+        try:
+            with source.open("rb") as handle:
+                text = handle.read(budget)
+        except OSError:
+            continue
+        budget -= len(text)
+        if _MARK.encode() in text:
+            return True
+        if budget <= 0:
+            break
+    return False
+
+
+def _module_name(folder: Path) -> str:
+    digest = hashlib.blake2b(str(folder.resolve()).encode(), digest_size=6).hexdigest()
+    return f"hermes_context_plugins.{re.sub(r'[^0-9A-Za-z_]', '_', folder.name)}_{digest}"
+
+
+def _import_folder(folder: Path) -> ModuleType:
+    name = _module_name(folder)
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(
+        name, folder / "__init__.py", submodule_search_locations=[str(folder)]
+    )
+    if spec is None or spec.loader is None:
+        raise ImportError(f"{folder / '__init__.py'} cannot be imported")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
+
+
+def _registered_engine(plugin: HermesPlugin, register: Callable[[Any], None], home: Path) -> Any:
+    """Run ``register(ctx)`` once; the engine it registered, or None."""
+    context = HermesPluginContext(plugin.name)
+    with shims.bound(None, home):
+        register(context)
+    return context.engines[0] if context.engines else None
+
+
+class _EngineMaker:
+    """Makes one engine per call: the one found at discovery first, then by running the
+    plugin's ``register`` again."""
+
+    def __init__(
+        self, plugin: HermesPlugin, register: Callable[[Any], None], first: Any, home: Path
+    ) -> None:
+        self._plugin = plugin
+        self._register = register
+        self._first: Any = first
+        self._home = home
+        self._lock = threading.Lock()
+
+    def __call__(self, llm: LLM | None = None, hermes_home: Path | None = None) -> ContextEngine:
+        home = hermes_home if hermes_home is not None else self._home
+        with self._lock:
+            engine, self._first = self._first, None
+        if engine is None:
+            engine = _registered_engine(self._plugin, self._register, home)
+            if engine is None:
+                raise RuntimeError(
+                    f"Hermes plugin '{self._plugin.name}' registered no context engine this time"
+                )
+        return HermesPluginEngine(engine, llm=llm, hermes_home=home)
+
+
+def _load(plugin: HermesPlugin, home: Path) -> EngineRecord | None:
+    """The plugin's engine record; None when it registers no engine."""
+    source = plugin.source
+
+    def broken(reason: str, name: str | None = None) -> EngineRecord:
+        return EngineRecord(name or plugin.name, source, EngineStatus.BROKEN, reason=reason)
+
+    if plugin.path is not None and not _mentions_an_engine(plugin.path):
+        logger.debug("hermes_plugin.no_engine", plugin=plugin.name, path=str(plugin.path))
+        return None
+    shims.install()
+    try:
+        if plugin.declared is not None:
+            module = plugin.declared.entry_point.load()
+        else:
+            assert plugin.path is not None
+            module = _import_folder(plugin.path)
+        register = getattr(module, "register", None)
+        if not callable(register):
+            return broken(f"{source} has no register(ctx) function")
+        engine = _registered_engine(plugin, register, home)
+    except BaseException as exc:
+        reraise_user_interrupt(exc)
+        return broken(f"{source} failed to load: {type(exc).__name__}: {exc}")
+    if engine is None:
+        logger.debug("hermes_plugin.no_engine", plugin=plugin.name)
+        return None
+    missing = [attribute for attribute in _REQUIRED if not hasattr(engine, attribute)]
+    if missing:
+        return broken(
+            f"{source} registered {type(engine).__name__}, which lacks {', '.join(missing)}: "
+            "it must subclass agent.context_engine.ContextEngine"
+        )
+    name = engine.name
+    if not isinstance(name, str) or not is_valid_engine_name(name):
+        return broken(f"{source} registered an engine named {name!r}, not a valid engine name")
+    maker = _EngineMaker(plugin, register, engine, home)
+    return EngineRecord(
+        name,
+        source,
+        EngineStatus.AVAILABLE,
+        description=plugin.description,
+        version=plugin.version,
+        load=lambda: maker,
+    )
+
+
+def hermes_plugin_records(
+    enabled: Sequence[str],
+    home: Path,
+    entry_points: Iterable[DeclaredEntryPoint],
+) -> tuple[list[EngineRecord], set[str]]:
+    """The engines of the enabled Hermes Agent plugins, in ``plugins.enabled`` order, and the
+    enabled names that are Hermes Agent plugins at all (engine or not)."""
+    if not enabled:
+        return [], set()
+    plugins = find_hermes_plugins(home / "plugins", entry_points)
+    records: list[EngineRecord] = []
+    known: set[str] = set()
+    for name in enabled:
+        plugin = plugins.get(name)
+        if plugin is None:
+            continue
+        known.add(name)
+        record = _load(plugin, home)
+        if record is not None:  # a broken one is logged by the registry like any other
+            records.append(record)
+    return records, known

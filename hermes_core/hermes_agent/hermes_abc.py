@@ -1,0 +1,104 @@
+"""The context-engine base class of Hermes Agent 0.19, for plugins written against it.
+
+Where Hermes Agent is not installed, ``agent.context_engine.ContextEngine``
+is this class (see :mod:`~hermes_core.hermes_agent.shims`): the same abstract
+methods, optional hooks with the same defaults, and the same class-level
+counters, so a Hermes plugin behaves here as it does in Hermes.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from typing import Any
+
+__all__ = ["HermesContextEngine"]
+
+
+class HermesContextEngine(ABC):
+    """Hermes Agent 0.19's ``agent.context_engine.ContextEngine``, behaviour for behaviour."""
+
+    last_prompt_tokens: int = 0
+    last_completion_tokens: int = 0
+    last_total_tokens: int = 0
+    threshold_tokens: int = 0
+    context_length: int = 0
+    compression_count: int = 0
+    threshold_percent: float = 0.75
+    protect_first_n: int = 3
+    protect_last_n: int = 6
+
+    @property
+    @abstractmethod
+    def name(self) -> str:
+        """Short identifier (``lcm``)."""
+
+    @abstractmethod
+    def update_from_response(self, usage: dict[str, Any]) -> None:
+        """After every provider response, with its usage."""
+
+    @abstractmethod
+    def should_compress(self, prompt_tokens: int | None = None) -> bool:
+        """Whether a pass should run now."""
+
+    @abstractmethod
+    def compress(
+        self,
+        messages: list[dict[str, Any]],
+        current_tokens: int | None = None,
+        focus_topic: str | None = None,
+        force: bool = False,
+        memory_context: str = "",
+    ) -> list[dict[str, Any]]:
+        """One pass: the message list to continue with."""
+
+    def should_compress_preflight(self, messages: list[dict[str, Any]]) -> bool:
+        return False
+
+    def should_defer_preflight_to_real_usage(self, rough_tokens: int) -> bool:
+        return False
+
+    def has_content_to_compress(self, messages: list[dict[str, Any]]) -> bool:
+        return True
+
+    def on_session_start(self, session_id: str, **kwargs: Any) -> None:
+        return None
+
+    def on_session_end(self, session_id: str, messages: list[dict[str, Any]]) -> None:
+        return None
+
+    def on_session_reset(self) -> None:
+        self.last_prompt_tokens = 0
+        self.last_completion_tokens = 0
+        self.last_total_tokens = 0
+        self.compression_count = 0
+
+    def get_tool_schemas(self) -> list[dict[str, Any]]:
+        return []
+
+    def handle_tool_call(self, name: str, args: dict[str, Any], **kwargs: Any) -> str:
+        return json.dumps({"error": f"Unknown context engine tool: {name}"})
+
+    def get_status(self) -> dict[str, Any]:
+        last_prompt = self.last_prompt_tokens if self.last_prompt_tokens > 0 else 0
+        return {
+            "last_prompt_tokens": last_prompt,
+            "threshold_tokens": self.threshold_tokens,
+            "context_length": self.context_length,
+            "usage_percent": (
+                min(100, last_prompt / self.context_length * 100) if self.context_length else 0
+            ),
+            "compression_count": self.compression_count,
+        }
+
+    def update_model(
+        self,
+        model: str,
+        context_length: int,
+        base_url: str = "",
+        api_key: str = "",
+        provider: str = "",
+        api_mode: str = "",
+    ) -> None:
+        self.context_length = context_length
+        self.threshold_tokens = int(context_length * self.threshold_percent)

@@ -1,0 +1,159 @@
+"""A Hermes Agent context engine, run by hermes-context's host.
+
+:class:`HermesPluginEngine` is a :class:`~hermes_core.ContextEngine` around an
+engine a Hermes plugin registered (an instance of Hermes' base class, the real
+one or :mod:`~hermes_core.hermes_agent.hermes_abc`). Each hook goes to the
+engine as Hermes Agent would call it (``compress`` with only the keywords its
+signature takes, ``handle_tool_call(..., messages=)``,
+``on_session_reset()``), with ``call_llm`` and ``get_hermes_home`` bound to
+this host's LLM and home on the calling thread. The counters Hermes engines
+keep (``last_prompt_tokens``, ``threshold_tokens``, ...) are read and written
+on the engine itself. ``select_context`` and ``on_turn_complete``, which
+Hermes never calls, keep the base class's defaults.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from hermes_core.engine import ContextEngine, Message
+from hermes_core.hermes_agent import shims
+from hermes_core.llm import LLM
+from hermes_core.signatures import accepted_keywords
+
+__all__ = ["HermesPluginEngine"]
+
+#: Attributes Hermes Agent reads from an engine directly; they live on the wrapped engine.
+_ENGINE_ATTRIBUTES = (
+    "last_prompt_tokens",
+    "last_completion_tokens",
+    "last_total_tokens",
+    "threshold_tokens",
+    "context_length",
+    "compression_count",
+    "threshold_percent",
+    "protect_first_n",
+    "protect_last_n",
+)
+
+
+class HermesPluginEngine(ContextEngine):
+    """``inner``, a Hermes plugin's engine, as a hermes-context engine."""
+
+    def __init__(
+        self, inner: Any, *, llm: LLM | None = None, hermes_home: Path | None = None
+    ) -> None:
+        self._inner = inner
+        self._llm = llm
+        self._home = hermes_home
+
+    def _call(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        with shims.bound(self._llm, self._home):
+            return getattr(self._inner, method)(*args, **kwargs)
+
+    @property
+    def inner(self) -> Any:
+        """The Hermes engine this wraps."""
+        return self._inner
+
+    @property
+    def name(self) -> str:
+        return str(self._inner.name)
+
+    def update_from_response(self, usage: dict[str, Any]) -> None:
+        self._call("update_from_response", usage)
+
+    def should_compress(self, prompt_tokens: int | None = None) -> bool:
+        return bool(self._call("should_compress", prompt_tokens))
+
+    def compress(
+        self,
+        messages: list[Message],
+        current_tokens: int | None = None,
+        focus_topic: str | None = None,
+        force: bool = False,
+        memory_context: str = "",
+    ) -> list[Message]:
+        offered = {
+            "current_tokens": current_tokens,
+            "focus_topic": focus_topic,
+            "force": force,
+            "memory_context": memory_context,
+        }
+        keywords = accepted_keywords(self._inner.compress, offered)
+        result: list[Message] = self._call("compress", messages, **keywords)
+        return result
+
+    def should_compress_preflight(self, messages: list[Message]) -> bool:
+        return bool(self._call("should_compress_preflight", messages))
+
+    def should_defer_preflight_to_real_usage(self, rough_tokens: int) -> bool:
+        return bool(self._call("should_defer_preflight_to_real_usage", rough_tokens))
+
+    def has_content_to_compress(self, messages: list[Message]) -> bool:
+        return bool(self._call("has_content_to_compress", messages))
+
+    def on_session_start(self, session_id: str, **kwargs: Any) -> None:
+        self._call("on_session_start", session_id, **kwargs)
+
+    def on_session_end(self, session_id: str, messages: list[Message]) -> None:
+        self._call("on_session_end", session_id, messages)
+
+    def on_session_reset(self, session_id: str | None = None) -> None:
+        self._call("on_session_reset")
+
+    def close(self) -> None:
+        if callable(getattr(self._inner, "close", None)):
+            self._call("close")
+
+    def update_model(
+        self,
+        model: str,
+        context_length: int,
+        base_url: str = "",
+        api_key: str = "",
+        provider: str = "",
+        api_mode: str = "",
+    ) -> None:
+        self._call(
+            "update_model",
+            model,
+            context_length,
+            base_url=base_url,
+            api_key=api_key,
+            provider=provider,
+            api_mode=api_mode,
+        )
+
+    def get_tool_schemas(self) -> list[dict[str, Any]]:
+        schemas: list[dict[str, Any]] = self._call("get_tool_schemas")
+        return schemas
+
+    def handle_tool_call(
+        self,
+        name: str,
+        args: dict[str, Any],
+        messages: list[Message] | None = None,
+        **kwargs: Any,
+    ) -> str:
+        answer: str = self._call("handle_tool_call", name, args, messages=messages)
+        return answer
+
+    def get_status(self) -> dict[str, Any]:
+        status: dict[str, Any] = self._call("get_status")
+        return status
+
+
+def _delegated(attribute: str) -> property:
+    def get(self: HermesPluginEngine) -> Any:
+        return getattr(self.inner, attribute)
+
+    def set_(self: HermesPluginEngine, value: Any) -> None:
+        setattr(self.inner, attribute, value)
+
+    return property(get, set_, doc=f"The wrapped engine's ``{attribute}``.")
+
+
+for _attribute in _ENGINE_ATTRIBUTES:
+    setattr(HermesPluginEngine, _attribute, _delegated(_attribute))
