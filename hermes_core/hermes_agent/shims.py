@@ -26,7 +26,7 @@ from types import ModuleType, SimpleNamespace
 from typing import Any
 
 from hermes_core.hermes_agent.hermes_abc import HermesContextEngine
-from hermes_core.llm import LLM, AuxiliaryLLMConfig, ChatClient
+from hermes_core.llm import LLM, AuxiliaryLLMConfig
 
 __all__ = ["bound", "call_llm", "get_hermes_home", "hermes_installed", "install"]
 
@@ -121,6 +121,8 @@ def call_llm(
             "run the plugin in Hermes Agent for those"
         )
     if base_url and model:
+        from hermes_core.llm.client import ChatClient  # httpx loads on first use only
+
         settings = AuxiliaryLLMConfig(
             base_url=base_url.rstrip("/"),
             model=model,

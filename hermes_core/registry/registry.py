@@ -81,14 +81,17 @@ class EngineRegistry:
     @classmethod
     def discover(cls, config: HermesConfig | None = None) -> EngineRegistry:
         """Find every engine from all four sources (``config`` default: :func:`load_config`)."""
-        from hermes_core.hermes_agent.discovery import hermes_plugin_records
-
         config = load_config() if config is None else config
         installed = entry_points.scan()
         manager = general_plugins.new_plugin_manager()
-        hermes_records, hermes_names = hermes_plugin_records(
-            config.enabled_plugins, config.home, installed.hermes_agent_plugins
-        )
+        hermes_records: list[EngineRecord] = []
+        hermes_names: set[str] = set()
+        if config.enabled_plugins:  # nothing of Hermes Agent's is looked at otherwise
+            from hermes_core.hermes_agent.discovery import hermes_plugin_records
+
+            hermes_records, hermes_names = hermes_plugin_records(
+                config.enabled_plugins, config.home, installed.hermes_agent_plugins
+            )
         records = entry_points.engine_records(installed.engines)
         records += directories.directory_records(config.plugin_dirs)
         records += general_plugins.general_plugin_records(
