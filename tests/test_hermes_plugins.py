@@ -200,8 +200,8 @@ def test_an_installed_distribution_keeps_its_name_against_a_hermes_plugin(
 def test_stand_ins_are_marked_and_only_installed_without_hermes(tmp_path: Path) -> None:
     assert not shims.hermes_installed()
     assert shims.install() is True
-    import agent.context_engine  # type: ignore[import-not-found]
-    from hermes_cli.config import get_hermes_home  # type: ignore[import-not-found]
+    import agent.context_engine
+    from hermes_cli.config import get_hermes_home
 
     assert getattr(agent.context_engine, shims.SHIM_MARKER) is True
     with shims.bound(None, tmp_path):

@@ -79,14 +79,20 @@ class EngineRegistry:
             selected.status = EngineStatus.SELECTED
 
     @classmethod
-    def discover(cls, config: HermesConfig | None = None) -> EngineRegistry:
-        """Find every engine from all four sources (``config`` default: :func:`load_config`)."""
+    def discover(
+        cls, config: HermesConfig | None = None, *, hermes_plugins: bool = True
+    ) -> EngineRegistry:
+        """Find every engine from all four sources (``config`` default: :func:`load_config`).
+
+        ``hermes_plugins=False`` leaves out source 4: inside Hermes Agent its own
+        plugins are Hermes' to load.
+        """
         config = load_config() if config is None else config
         installed = entry_points.scan()
         manager = general_plugins.new_plugin_manager()
         hermes_records: list[EngineRecord] = []
         hermes_names: set[str] = set()
-        if config.enabled_plugins:  # nothing of Hermes Agent's is looked at otherwise
+        if hermes_plugins and config.enabled_plugins:  # nothing of Hermes' is looked at otherwise
             from hermes_core.hermes_agent.discovery import hermes_plugin_records
 
             hermes_records, hermes_names = hermes_plugin_records(

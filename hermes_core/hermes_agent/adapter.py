@@ -1,0 +1,192 @@
+"""Our engines inside Hermes Agent: an engine of Hermes' kind that runs ours on a ContextHost.
+
+Hermes Agent accepts a context engine from a plugin only if it is an
+instance of its own base class, and gives each agent a ``copy.deepcopy`` of
+it. :func:`hermes_engine` builds the adapter for the engine ``context.engine``
+names in Hermes' ``config.yaml`` (the same file hermes-context reads):
+
+* every hook Hermes calls goes to a :class:`~hermes_core.ContextHost` (so our
+  engine gets copies, bounded calls, checked results: a failing engine
+  leaves Hermes where its own compressor would);
+* the counters Hermes reads and writes (``last_prompt_tokens``,
+  ``threshold_tokens``, ``protect_last_n``, ...) live on our engine;
+* ``__deepcopy__`` makes a new adapter over the same registry, whose host
+  creates a fresh engine on first use: nothing that holds a connection is
+  ever copied;
+* our engines get Hermes' auxiliary LLM as ``llm``
+  (:class:`~hermes_core.hermes_agent.llm.HermesAuxiliaryLLM`).
+
+This module imports Hermes Agent's base class on first use only.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from hermes_core.config import load_config
+from hermes_core.host import ContextHost
+from hermes_core.log import logger
+from hermes_core.registry import EngineRegistry
+
+__all__ = ["adapter_class", "hermes_engine"]
+
+#: Engine attributes Hermes Agent reads or writes directly; kept on our engine.
+ENGINE_ATTRIBUTES = (
+    "last_prompt_tokens",
+    "last_completion_tokens",
+    "last_total_tokens",
+    "threshold_tokens",
+    "context_length",
+    "compression_count",
+    "threshold_percent",
+    "protect_first_n",
+    "protect_last_n",
+)
+
+_classes: dict[type, type] = {}
+_classes_lock = threading.Lock()
+
+
+class _Hosted:
+    """The behaviour of the adapter; :func:`adapter_class` mixes it into Hermes' base class."""
+
+    def __init__(self, registry: EngineRegistry, env: Mapping[str, str]) -> None:
+        self._registry = registry
+        self._env = dict(env)
+        self._host: ContextHost | None = None
+        self._host_lock = threading.Lock()
+
+    @property
+    def host(self) -> ContextHost:
+        """The host of this agent's engine, created on first use."""
+        if self._host is None:
+            with self._host_lock:
+                if self._host is None:
+                    self._host = ContextHost(self._registry, env=self._env)
+        return self._host
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        return type(self)(self._registry, self._env)
+
+    @property
+    def name(self) -> str:
+        if self._host is not None:
+            return self._host.engine_name
+        return self._registry.config.engine.name
+
+    def update_from_response(self, usage: dict[str, Any]) -> None:
+        self.host.record_usage(usage)
+
+    def should_compress(self, prompt_tokens: int | None = None) -> bool:
+        return self.host.should_compress(prompt_tokens)
+
+    def compress(
+        self,
+        messages: list[dict[str, Any]],
+        current_tokens: int | None = None,
+        focus_topic: str | None = None,
+        force: bool = False,
+        memory_context: str = "",
+    ) -> list[dict[str, Any]]:
+        return self.host.compress(messages, current_tokens, focus_topic, force, memory_context)
+
+    def should_compress_preflight(self, messages: list[dict[str, Any]]) -> bool:
+        return self.host.should_compress_preflight(messages)
+
+    def should_defer_preflight_to_real_usage(self, rough_tokens: int) -> bool:
+        return self.host.should_defer_preflight_to_real_usage(rough_tokens)
+
+    def has_content_to_compress(self, messages: list[dict[str, Any]]) -> bool:
+        return self.host.has_content_to_compress(messages)
+
+    def on_session_start(self, session_id: str, **kwargs: Any) -> None:
+        self.host.start_session(session_id, **kwargs)
+
+    def on_session_end(self, session_id: str, messages: list[dict[str, Any]]) -> None:
+        self.host.end_session(session_id, messages)
+
+    def on_session_reset(self) -> None:
+        self.host.reset_session()
+
+    def get_tool_schemas(self) -> list[dict[str, Any]]:
+        # Hermes Agent wraps bare function schemas itself
+        return [entry["function"] for entry in self.host.tool_schemas()]
+
+    def handle_tool_call(self, name: str, args: dict[str, Any], **kwargs: Any) -> str:
+        return self.host.handle_tool_call(name, args, messages=kwargs.get("messages"))
+
+    def get_status(self) -> dict[str, Any]:
+        return self.host.status()
+
+    def update_model(
+        self,
+        model: str,
+        context_length: int,
+        base_url: str = "",
+        api_key: str = "",
+        provider: str = "",
+        api_mode: str = "",
+    ) -> None:
+        self.host.update_model(model, context_length, base_url, api_key, provider, api_mode)
+
+
+def _delegated(attribute: str) -> property:
+    def get(self: _Hosted) -> Any:
+        return getattr(self.host.engine, attribute)
+
+    def set_(self: _Hosted, value: Any) -> None:
+        setattr(self.host.engine, attribute, value)
+
+    return property(get, set_, doc=f"Our engine's ``{attribute}``.")
+
+
+def adapter_class() -> type:
+    """The adapter class: :class:`_Hosted` over Hermes Agent's own ``ContextEngine``."""
+    from agent.context_engine import ContextEngine as HermesContextEngine
+
+    with _classes_lock:
+        cls = _classes.get(HermesContextEngine)
+        if cls is None:
+            attributes: dict[str, Any] = {
+                "__doc__": "One of hermes-context's engines, as a Hermes Agent context engine.",
+                "__module__": __name__,
+                "__abstractmethods__": frozenset(),
+            }
+            attributes.update({name: _delegated(name) for name in ENGINE_ATTRIBUTES})
+            cls = type("HermesContextAdapter", (_Hosted, HermesContextEngine), attributes)
+            _classes[HermesContextEngine] = cls
+    return cls
+
+
+def hermes_engine(home: Path | None = None, env: Mapping[str, str] | None = None) -> Any | None:
+    """The adapter for the engine ``context.engine`` selects in ``home``'s ``config.yaml``
+    (default: Hermes Agent's home), or None when that is Hermes' own compressor or not an
+    engine of ours (Hermes Agent then looks elsewhere, as it would without this plugin)."""
+    from hermes_core.hermes_agent.llm import HermesAuxiliaryLLM
+
+    if home is None:
+        from hermes_cli.config import get_hermes_home  # Hermes Agent's, with its profiles
+
+        home = Path(get_hermes_home())
+    env = {**(os.environ if env is None else env), "HERMES_HOME": str(home)}
+    path = home / "config.yaml"
+    config = load_config(path if path.is_file() else {}, env=env)
+    name = config.engine.name
+    if name == "compressor":
+        return None
+    registry = EngineRegistry.discover(config, hermes_plugins=False)
+    record = registry.get(name)
+    if record is None or record.status.value not in ("available", "selected"):
+        logger.warning(
+            "hermes_agent.engine_unavailable",
+            name=name,
+            reason=record.reason if record is not None else "not installed",
+            effect="Hermes Agent uses its own compressor",
+        )
+        return None
+    registry.use_llm(HermesAuxiliaryLLM())
+    return adapter_class()(registry, env)
