@@ -270,6 +270,8 @@ def hermes_plugin_records(
         if plugin is None:
             continue
         known.add(name)
+        if plugin.declared is not None and plugin.declared.distribution.is_hermes:
+            continue  # hermes-context's own plugin is for running inside Hermes Agent
         record = _load(plugin, home)
         if record is not None:  # a broken one is logged by the registry like any other
             records.append(record)

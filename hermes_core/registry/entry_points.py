@@ -115,8 +115,7 @@ def scan() -> InstalledEntryPoints:
                 engines.append(DeclaredEntryPoint(info, entry_point))
             elif entry_point.group == PLUGIN_GROUP:
                 plugins.append(DeclaredEntryPoint(info, entry_point))
-            elif entry_point.group == HERMES_AGENT_GROUP and not info.is_hermes:
-                # hermes-context's own entry there is its plugin for Hermes Agent
+            elif entry_point.group == HERMES_AGENT_GROUP:
                 hermes_agent_plugins.append(DeclaredEntryPoint(info, entry_point))
     return InstalledEntryPoints(tuple(engines), tuple(plugins), tuple(hermes_agent_plugins))
 

@@ -91,7 +91,8 @@ class EngineRegistry:
         installed = entry_points.scan()
         manager = general_plugins.new_plugin_manager()
         hermes_records: list[EngineRecord] = []
-        hermes_names: set[str] = set()
+        # inside Hermes Agent every enabled name may be one of Hermes' plugins: none is missing
+        hermes_names = set(config.enabled_plugins) if not hermes_plugins else set()
         if hermes_plugins and config.enabled_plugins:  # nothing of Hermes' is looked at otherwise
             from hermes_core.hermes_agent.discovery import hermes_plugin_records
 

@@ -1,0 +1,100 @@
+"""Our engines as Hermes Agent engines: the adapter, exercised against Hermes' base class.
+
+Hermes Agent is not installed here, so its three module names are the
+stand-ins of :mod:`hermes_core.hermes_agent.shims` (their base class is
+Hermes 0.19's, behaviour for behaviour). The e2e suite runs the same
+adapter inside the real Hermes Agent 0.19.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pytest_httpserver import HTTPServer
+from werkzeug import Request, Response
+
+from hermes_core.hermes_agent import shims
+from hermes_core.hermes_agent.adapter import hermes_engine
+from hermes_core.llm import AuxiliaryLLMConfig, ChatClient
+from hermes_core.testing.conversations import sample_conversation
+
+FACT = "The release train leaves from platform nine, every Thursday."
+
+
+@pytest.fixture(autouse=True)
+def hermes_names() -> Iterator[None]:
+    before = set(sys.modules)
+    shims.install()
+    yield
+    for name in set(sys.modules) - before:
+        if name.split(".")[0] in ("agent", "hermes_cli"):
+            del sys.modules[name]
+
+
+def home_with(tmp_path: Path, config: str) -> Path:
+    home = tmp_path / "hermes-home"
+    home.mkdir()
+    (home / "config.yaml").write_text(config, encoding="utf-8")
+    return home
+
+
+def test_with_hermes_own_compressor_selected_nothing_is_registered(tmp_path: Path) -> None:
+    home = home_with(tmp_path, "context:\n  engine: compressor\n")
+    assert hermes_engine(home, env={}) is None
+
+
+def test_an_engine_that_is_not_ours_is_left_to_hermes(tmp_path: Path) -> None:
+    home = home_with(tmp_path, "context:\n  engine: hermes-bundled-thing\n")
+    assert hermes_engine(home, env={}) is None
+
+
+def test_the_adapter_is_a_hermes_engine_and_each_copy_builds_its_own(tmp_path: Path) -> None:
+    from agent.context_engine import ContextEngine
+
+    home = home_with(tmp_path, "context:\n  engine: lcm\n")
+    singleton = hermes_engine(home, env={})
+    assert isinstance(singleton, ContextEngine) and singleton.name == "lcm"
+    first, second = copy.deepcopy(singleton), copy.deepcopy(singleton)
+    assert singleton._host is None  # registering and copying created no engine
+    for agent_engine in (first, second):
+        agent_engine.update_model("main", 32_000)
+    assert first.host.engine is not second.host.engine
+    assert first.threshold_tokens == first.host.engine.threshold_tokens > 0
+    first.last_prompt_tokens = 31_000  # Hermes writes counters; they land on our engine
+    assert first.host.engine.last_prompt_tokens == 31_000
+    assert second.last_prompt_tokens == 0
+    assert first.protect_first_n == 3 and isinstance(first.protect_last_n, int)
+
+
+def test_hermes_compression_path_folds_a_long_conversation_and_the_tools_find_it(
+    tmp_path: Path, httpserver: HTTPServer
+) -> None:
+    asked: list[dict[str, Any]] = []
+
+    def handler(request: Request) -> Response:
+        asked.append(json.loads(request.data))
+        body = {"choices": [{"message": {"role": "assistant", "content": "Earlier work: done."}}]}
+        return Response(json.dumps(body), content_type="application/json")
+
+    httpserver.expect_request("/v1/chat/completions", method="POST").respond_with_handler(handler)
+    home = home_with(tmp_path, "context:\n  engine: lcm\nlcm:\n  fresh_tail_messages: 8\n")
+    engine = copy.deepcopy(hermes_engine(home, env={}))
+    engine.update_model("main", 16_000)
+    engine.on_session_start("s1", hermes_home=str(home), platform="cli", model="main")
+    conversation = sample_conversation(75, facts={3: FACT})  # 301 messages
+    settings = AuxiliaryLLMConfig(base_url=httpserver.url_for("/v1"), model="aux")
+    with shims.bound(ChatClient(settings, env={}), home):  # Hermes' call_llm, stood in for
+        result = engine.compress(conversation, current_tokens=None, focus_topic=None)
+    assert len(result) < len(conversation) and asked  # summaries came from the auxiliary LLM
+    assert FACT not in json.dumps(result)  # folded away ...
+    names = [schema["name"] for schema in engine.get_tool_schemas()]
+    assert names == ["lcm_grep", "lcm_describe", "lcm_expand"]
+    found = engine.handle_tool_call("lcm_grep", {"query": "platform nine"}, messages=result)
+    assert FACT in found  # ... and found again through the tool
+    assert engine.get_status()["compression_count"] == 1
