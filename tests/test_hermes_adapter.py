@@ -84,7 +84,7 @@ def test_hermes_compression_path_folds_a_long_conversation_and_the_tools_find_it
 
     httpserver.expect_request("/v1/chat/completions", method="POST").respond_with_handler(handler)
     home = home_with(tmp_path, "context:\n  engine: lcm\nlcm:\n  fresh_tail_messages: 8\n")
-    engine = copy.deepcopy(hermes_engine(home, env={}))
+    engine: Any = copy.deepcopy(hermes_engine(home, env={}))
     engine.update_model("main", 16_000)
     engine.on_session_start("s1", hermes_home=str(home), platform="cli", model="main")
     conversation = sample_conversation(75, facts={3: FACT})  # 301 messages
