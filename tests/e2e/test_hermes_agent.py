@@ -109,7 +109,7 @@ class _Completions(BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def llm_server() -> Iterator[tuple[str, list[dict[str, Any]]]]:
-    seen: ClassVar[list[dict[str, Any]]] = []
+    seen: list[dict[str, Any]] = []
     handler = type("Handler", (_Completions,), {"seen": seen})
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
