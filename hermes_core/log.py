@@ -31,6 +31,10 @@ __all__ = ["LOGGER_NAME", "event_fields", "get_logger", "logger", "render_messag
 #: The root of the logger tree every hermes-context event is emitted on.
 LOGGER_NAME = "hermes_core"
 
+# Without a handler of its own, logging's last resort would print warnings on stderr
+# when the application configured nothing; a library stays silent instead.
+logging.getLogger(LOGGER_NAME).addHandler(logging.NullHandler())
+
 
 def _plain(value: object) -> str:
     text = value if isinstance(value, str) else repr(value)

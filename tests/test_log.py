@@ -117,3 +117,17 @@ def test_version_prints_the_installed_version() -> None:
     assert (
         result.returncode == 0 and result.stdout.strip() == f"hermes-context, version {__version__}"
     )
+
+
+def test_a_warning_is_not_printed_when_the_application_configured_no_logging() -> None:
+    script = (
+        "from hermes_core import ContextHost\n"
+        "host = ContextHost.from_config({'context': {'engine': 'not-installed'}}, env={})\n"
+        "print(host.engine_name)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert (result.returncode, result.stdout.strip()) == (0, "compressor")
+    assert result.stderr == ""  # logging's last resort would have printed the fallback
