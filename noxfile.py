@@ -111,6 +111,16 @@ def e2e(session: nox.Session) -> None:
 
 
 @nox.session(python=PYTHON)
+def recall(session: nox.Session) -> None:
+    """The recall protocol over LoCoMo-format files (``nox -s recall -- --data DIR``; default:
+    ../shared/data/locomo-dev): evidence in a request within B for truncation, a BM25 packer
+    and every installed engine; lcm_grep against BM25; requests over the window per context
+    length."""
+    session.install("-e", ".", "-e", "./hermes_lcm_example")
+    session.run("python", str(ROOT / "benchmarks" / "recall" / "run.py"), *session.posargs)
+
+
+@nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
     """Benchmarks; each prints ratios measured side by side in one run."""
     session.install("-e", ".", "-e", "./hermes_lcm_example")
