@@ -57,11 +57,12 @@ def find_boundaries(
 ) -> Boundaries:
     """Head: system prompt plus ``protect_first_n``; tail: budgeted, with the guarantees below.
 
-    The tail takes messages from the end while it has fewer than
-    ``protect_last_n`` or they fit ``tail_budget`` tokens; then it grows to
-    hold ``min_tail_user_messages`` user messages, the last real user message
-    (not a summary) and the last assistant reply with text, and never starts
-    on a tool result.
+    The tail takes the last ``protect_last_n`` messages while they fit twice
+    ``tail_budget`` tokens, and earlier ones while the tail fits
+    ``tail_budget``: the budget scales with the window, so on a small one a
+    pass still frees room. Then it grows to hold ``min_tail_user_messages``
+    user messages, the last real user message (not a summary) and the last
+    assistant reply with text, and never starts on a tool result.
     """
     count = len(messages)
     head = 0
@@ -75,8 +76,9 @@ def find_boundaries(
     used = 0
     while tail > head:
         cost = tokens[tail - 1]
-        if count - tail >= settings.protect_last_n and used + cost > tail_budget:
-            break
+        protected = count - tail < settings.protect_last_n
+        if used + cost > (2 * tail_budget if protected else tail_budget):
+            break  # on a small window the budget wins, so a pass always frees room
         used += cost
         tail -= 1
 

@@ -22,12 +22,13 @@ from hermes_core import ContextEngine, HermesConfig, Message, sanitize_tool_pair
 from hermes_core.llm import LLM, FailureCooldown, LLMAuthError, LLMNetworkError, LLMQuotaError
 from hermes_core.log import logger
 from hermes_core.signatures import accepted_keywords
-from hermes_core.tokens import estimate_message_tokens
+from hermes_core.tokens import CHARS_PER_TOKEN, estimate_message_tokens
 
 __all__ = ["SUMMARY_PREFIX", "CompressorEngine"]
 
 _ABORTING = (LLMAuthError, LLMQuotaError, LLMNetworkError)
 _SUMMARY_TOKENS = (256, 4_000)
+_MIN_SUMMARY_TOKENS = 64
 
 
 class CompressorEngine(ContextEngine):
@@ -95,8 +96,8 @@ class CompressorEngine(ContextEngine):
         remaining = self.cooldown.remaining()
         if remaining:
             return False, f"cooldown:{remaining}"
-        if self.breaker.tripped:
-            return False, "ineffective"
+        if self.breaker.tripped and not self._over_window(tokens):
+            return False, "ineffective"  # anti-thrash only below the window: above it, try
         if self.attempts_this_turn >= self.settings.max_attempts:
             return False, "max_attempts"
         return True, None
@@ -126,8 +127,20 @@ class CompressorEngine(ContextEngine):
 
     # ------------------------------------------------------------------ the pass
 
+    def _over_window(self, tokens: int) -> bool:
+        """Whether ``tokens`` would not fit the model's window: a provider would refuse it."""
+        return self.context_length > 0 and tokens >= self.context_length
+
     def _tail_budget(self) -> int:
         return int(self.threshold_tokens * self.settings.target_ratio)
+
+    def _summary_tokens(self, middle_tokens: int) -> int:
+        """How long the summary may be: ``target_ratio`` of what it replaces, at most
+        ``target_ratio`` of the threshold (so it scales with the window), within 64-4,000."""
+        low, high = _SUMMARY_TOKENS
+        high = min(high, max(_MIN_SUMMARY_TOKENS, self._tail_budget()))
+        low = min(low, high)
+        return min(high, max(low, int(middle_tokens * self.settings.target_ratio)))
 
     def compress(
         self,
@@ -188,11 +201,10 @@ class CompressorEngine(ContextEngine):
 
         The host's ``deadline`` caps the LLM request, for a client that takes one.
         """
+        target = self._summary_tokens(middle_tokens)
         if self.llm is None or self.cooldown.remaining():
             self.last_summary_source = "deterministic"
-            return fallback_summary(turns, previous)
-        low, high = _SUMMARY_TOKENS
-        target = min(high, max(low, int(middle_tokens * self.settings.target_ratio)))
+            return fallback_summary(turns, previous, max_chars=target * CHARS_PER_TOKEN)
         try:
             answer = self.llm.complete(
                 build_prompt(turns, previous, focus_topic, target),
@@ -218,7 +230,7 @@ class CompressorEngine(ContextEngine):
             if self.settings.abort_on_summary_failure:
                 return None
             self.last_summary_source = "deterministic"
-            return fallback_summary(turns, previous)
+            return fallback_summary(turns, previous, max_chars=target * CHARS_PER_TOKEN)
         self.cooldown.succeeded()
         self.last_summary_source = "llm"
         return str(answer.text).strip()

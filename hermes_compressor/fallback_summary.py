@@ -61,11 +61,15 @@ def _recent(messages: Sequence[dict[str, Any]]) -> tuple[list[str], list[str], l
     return actions, blockers[::-1], list(files)[:wanted_files][::-1]
 
 
-def fallback_summary(turns: Sequence[Any], previous_summary: str | None) -> str:
+def fallback_summary(
+    turns: Sequence[Any], previous_summary: str | None, max_chars: int = MAX_FALLBACK_CHARS
+) -> str:
     """Latest user ask, completed actions, files, blockers and the last dropped turns.
 
-    Built from the turns alone, at most :data:`MAX_FALLBACK_CHARS` characters.
+    Built from the turns alone, at most ``max_chars`` characters (and never more than
+    :data:`MAX_FALLBACK_CHARS`): the compressor scales it with the window.
     """
+    limit = max(16, min(max_chars, MAX_FALLBACK_CHARS))
     messages = [m for m in turns if isinstance(m, dict)]
     ask = next(
         (text_of(m) for m in reversed(messages) if m.get("role") == "user" and text_of(m).strip()),
@@ -81,4 +85,4 @@ def fallback_summary(turns: Sequence[Any], previous_summary: str | None) -> str:
     sections.append("## Blocked\n" + ("\n".join(f"- {b}" for b in blockers) or "None"))
     sections.append("## Last dropped turns\n" + _clip(render_turns(messages[-4:]), 1_500))
     text = "\n\n".join(sections)
-    return text if len(text) <= MAX_FALLBACK_CHARS else text[: MAX_FALLBACK_CHARS - 3] + "..."
+    return text if len(text) <= limit else text[: limit - 3] + "..."

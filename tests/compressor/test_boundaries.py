@@ -42,9 +42,12 @@ def test_the_head_never_ends_between_a_call_and_its_results() -> None:
     assert messages[head - 1]["role"] == "tool"
 
 
-def test_the_tail_takes_protect_last_n_then_what_fits_the_budget() -> None:
+def test_the_tail_takes_protect_last_n_within_twice_the_budget_then_what_fits_it() -> None:
     messages = chat(20)  # 100 tokens a message
-    assert bounds(messages, budget=0, protect_first_n=0, protect_last_n=6)[1] == len(messages) - 6
+    # six protected messages (600 tokens) fit twice a 300-token budget; no seventh fits
+    assert bounds(messages, budget=300, protect_first_n=0, protect_last_n=6)[1] == len(messages) - 6
+    # on a window too small for them, the budget wins: 400 tokens hold four
+    assert bounds(messages, budget=200, protect_first_n=0, protect_last_n=6)[1] == len(messages) - 4
     # the budget counts the protected messages too: 1,000 tokens hold 10 messages
     assert (
         bounds(messages, budget=1_000, protect_first_n=0, protect_last_n=6)[1] == len(messages) - 10
@@ -103,5 +106,5 @@ def test_min_tail_user_messages_pulls_in_earlier_asks() -> None:
 
 def test_nothing_to_summarise_when_everything_is_protected() -> None:
     messages = sample_conversation(2)
-    head, tail = bounds(messages, protect_first_n=3, protect_last_n=20)
+    head, tail = bounds(messages, budget=10_000, protect_first_n=3, protect_last_n=20)
     assert tail == head

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from hermes_compressor import CompressorEngine
 from hermes_core import sanitize_tool_pairs, validate_messages
-from hermes_core.tokens import estimate_tokens
+from hermes_core.tokens import estimate_message_tokens, estimate_tokens
 
 text = st.text(alphabet=st.characters(codec="utf-8"), max_size=300)
 image = st.just({"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}})
@@ -66,11 +66,12 @@ def engine(first: int, last: int) -> CompressorEngine:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(conversation(), st.integers(0, 4), st.integers(1, 8), st.one_of(st.none(), text))
-def test_compress_output_is_valid_no_longer_keeps_head_and_tail_and_leaves_input_alone(
+def test_compress_output_is_valid_no_longer_keeps_head_and_budgeted_tail_and_leaves_input_alone(
     messages: list[dict[str, Any]], first: int, last: int, focus: str | None
 ) -> None:
     original = copy.deepcopy(messages)
-    out = engine(first, last).compress(messages, focus_topic=focus)
+    compressor = engine(first, last)
+    out = compressor.compress(messages, focus_topic=focus)
 
     assert messages == original  # never mutates its input
     assert validate_messages(out) == []
@@ -82,7 +83,14 @@ def test_compress_output_is_valid_no_longer_keeps_head_and_tail_and_leaves_input
         systems += 1
     head = min(len(clean), systems + first)
     assert out[:head] == clean[:head]  # system prompt and protected head, verbatim
-    kept = min(last, len(clean) - head)
+    # the last protect_last_n messages are kept verbatim while they fit twice the tail budget
+    ceiling = 2 * int(compressor.threshold_tokens * compressor.settings.target_ratio)
+    kept = used = 0
+    for message in reversed(clean[head:]):
+        cost = estimate_message_tokens(message)
+        if kept >= last or used + cost > ceiling:
+            break
+        kept, used = kept + 1, used + cost
     if kept:
         assert out[len(out) - kept + 1 :] == clean[len(clean) - kept + 1 :]
         edge_out, edge_in = out[len(out) - kept], clean[len(clean) - kept]

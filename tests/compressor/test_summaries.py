@@ -224,6 +224,30 @@ def test_usage_still_over_the_threshold_after_two_passes_reports_ineffective() -
     assert engine.should_compress_info(15_000) == (True, None)
 
 
+def test_over_the_window_the_breaker_never_stops_compression() -> None:
+    engine = engine_with(None)
+    window = engine.context_length
+    over = {"prompt_tokens": window + 1, "completion_tokens": 1, "total_tokens": window + 2}
+    for _ in range(3):
+        engine.compress(sample_conversation(20))
+        engine.update_from_response(over)
+    assert engine.breaker.tripped
+    # a request over the window would be refused: the anti-thrash breaker does not apply
+    assert engine.should_compress_info() == (True, None)
+    # below the window (but over the threshold) it does
+    assert engine.should_compress_info(window - 1) == (False, "ineffective")
+
+
+@pytest.mark.parametrize("window", [2_000, 4_000, 8_000])
+def test_the_fallback_summary_scales_with_the_window(window: int) -> None:
+    engine = engine_with(None)
+    engine.update_model("small-model", window)
+    summary = summary_of(engine.compress(sample_conversation(60, body=1_500)))
+    body = summary.split("\n\n", 1)[1].split("[End of context summary]")[0]
+    # at most target_ratio (0.2) of the threshold (0.5 of the window), in characters / 4
+    assert len(body.strip()) <= 4 * int(window * 0.5 * 0.2)
+
+
 def test_passes_per_turn_are_capped_by_max_attempts() -> None:
     engine = engine_with(None, max_attempts=2)
     engine.last_prompt_tokens = 15_000
