@@ -60,6 +60,13 @@ def main() -> int:
     parser.add_argument("--budgets", type=int, nargs="+", default=[4_000, 8_000, 16_000])
     parser.add_argument("--engines", nargs="+", default=None)
     parser.add_argument(
+        "--config",
+        type=json.loads,
+        default=None,
+        help="sections for the engines, as JSON: '{\"lcm\": {...}}'",
+    )
+    parser.add_argument("--skip-search", action="store_true")
+    parser.add_argument(
         "--windows", type=int, nargs="+", default=[2_000, 4_000, 8_000, 32_000, 128_000]
     )
     args = parser.parse_args()
@@ -90,17 +97,17 @@ def main() -> int:
                         cells[name][1] += not fits(request, budget)
                 for engine in engines:
                     home = Path(scratch) / f"{engine}-{budget}-{conversation.name}"
-                    result = replay(conversation, engine, budget, home)
+                    result = replay(conversation, engine, budget, home, args.config)
                     if engine == "lcm":
                         lcm_results[conversation.name] = result
                     for question in conversation.questions:
-                        request = ask(result, question)
+                        request = ask(result, question, args.config)
                         cells[engine][0] += scores(request, question, budget)
                         cells[engine][1] += not fits(request, budget)
             row = [f"{budget:,}"] + [f"{h / total:.3f} ({o})" for h, o in cells.values()]
             print("  ".join(f"{c:>16}" for c in row))
 
-        if "lcm" in engines and lcm_results:
+        if "lcm" in engines and lcm_results and not args.skip_search:
             print("\nsearch: every evidence turn in the top 10")
             grep_hits = bm25_hits = 0
             for conversation in conversations:
@@ -122,7 +129,7 @@ def main() -> int:
                 started = time.perf_counter()
                 for conversation in conversations:
                     home = Path(scratch) / f"w-{engine}-{window}-{conversation.name}"
-                    result = replay(conversation, engine, window, home)
+                    result = replay(conversation, engine, window, home, args.config)
                     over += result.over_window
                     calls += result.model_calls
                     passes += result.passes

@@ -75,14 +75,20 @@ def _meta_of(db: sqlite3.Connection, items: Sequence[Item]) -> dict[int, Message
     return message_meta(db, [i.ref_id for i in items if i.kind == "message"])
 
 
-def fresh_tail(items: Sequence[Item], meta: dict[int, MessageMeta], count: int) -> int:
-    """Index of the first item of the fresh tail (the last ``count`` raw messages, whole groups)."""
-    seen = 0
+def fresh_tail(
+    items: Sequence[Item], meta: dict[int, MessageMeta], count: int, max_tokens: int | None = None
+) -> int:
+    """Index of the first item of the fresh tail: the last raw messages, at most ``count`` of
+    them and (after the first) at most ``max_tokens`` tokens in all, in whole tool groups."""
+    seen = used = 0
     index = len(items)
-    while index > 0 and seen < count:
+    while index > 0 and seen < count and items[index - 1].kind == "message":
+        cost = items[index - 1].tokens
+        if seen and max_tokens is not None and used + cost > max_tokens:
+            break
         index -= 1
-        if items[index].kind == "message":
-            seen += 1
+        seen += 1
+        used += cost
     while index > 0 and items[index].kind == "message" and meta[items[index].ref_id].role == "tool":
         index -= 1  # keep a tool call with its results
     return index
@@ -147,10 +153,8 @@ def _leaf_plan(
     return None
 
 
-def _condense_plan(
-    db: sqlite3.Connection, items: list[Item], settings: LCMSettings
-) -> _Plan | None:
-    fanin = settings.condensation_fanin
+def _condense_plan(db: sqlite3.Connection, items: list[Item], fanin: int) -> _Plan | None:
+    """The first run of ``fanin`` consecutive summaries of one depth, as one plan."""
     summaries = {i.ref_id: load_summary(db, i.ref_id) for i in items if i.kind == "summary"}
     for start in range(len(items) - fanin + 1):
         run = items[start : start + fanin]
@@ -189,19 +193,28 @@ class _State:
 
 
 def _read_state(
-    database: Database, session_id: str, settings: LCMSettings, target_tokens: int, fold: bool
+    database: Database,
+    session_id: str,
+    settings: LCMSettings,
+    target_tokens: int,
+    fold: bool,
+    tail_tokens: int | None,
 ) -> _State:
     """The context's size, its fresh tail's size, and (when ``fold`` and the context is over
     ``target_tokens``) the next fold, None when nothing is left to fold."""
     with database.read() as db:
         items = active_items(db, session_id)
         meta = _meta_of(db, items)
-        start = fresh_tail(items, meta, settings.fresh_tail_messages)
+        start = fresh_tail(items, meta, settings.fresh_tail_messages, tail_tokens)
         tokens = sum(i.tokens for i in items)
         plan = None
         if fold and tokens > target_tokens:
-            plan = _leaf_plan(db, items, meta, start, settings) or _condense_plan(
-                db, items, settings
+            # leaves first; then condense, in runs of condensation_fanin, or of two when
+            # the context is still over its target and nothing else is left to fold
+            plan = (
+                _leaf_plan(db, items, meta, start, settings)
+                or _condense_plan(db, items, settings.condensation_fanin)
+                or _condense_plan(db, items, 2)
             )
         return _State(tokens, sum(i.tokens for i in items[start:]), plan)
 
@@ -246,8 +259,14 @@ def compact(
     target_tokens: int,
     deadline: float,
     cooldown: FailureCooldown | None = None,
+    tail_tokens: int | None = None,
+    summary_tokens: int | None = None,
 ) -> CompactionReport:
     """Run passes until the active context fits ``target_tokens`` or nothing is left to fold.
+
+    The fresh tail, never folded, is at most ``settings.fresh_tail_messages`` messages and
+    ``tail_tokens`` tokens; each summary is at most ``summary_tokens`` (and
+    ``settings.summary_target_tokens``) tokens.
 
     ``stopped`` says why it ended: ``target``, ``max_passes``, ``deadline``
     (a pass past the deadline is rolled back), ``nothing_left`` or
@@ -257,7 +276,7 @@ def compact(
     before: int | None = None
     while True:
         fold = passes < settings.max_passes and time.monotonic() < deadline
-        state = _read_state(database, session_id, settings, target_tokens, fold)
+        state = _read_state(database, session_id, settings, target_tokens, fold, tail_tokens)
         before = state.tokens if before is None else before
         if state.tokens <= target_tokens:
             stopped = "target"
@@ -269,10 +288,13 @@ def compact(
             stopped = "nothing_left"
         else:
             plan = state.plan
-            target = max(32, min(settings.summary_target_tokens, plan.input_tokens // 4))
+            cap = min(
+                settings.summary_target_tokens, summary_tokens or settings.summary_target_tokens
+            )
+            target = max(32, min(cap, plan.input_tokens // 4))
             # the footer naming what is covered costs about 40 tokens of the budget
             budget = max(16, plan.input_tokens - 40)
-            text, level = summarize(llm, plan.text, budget, target, cooldown)
+            text, level = summarize(llm, plan.text, budget, target, cooldown, cap_tokens=cap)
             try:
                 committed = _commit(database, session_id, plan, text, level, deadline)
             except _Late:

@@ -11,12 +11,12 @@ from typing import Any
 
 from hermes_core import ContextEngine, HermesConfig, Message
 from hermes_core.llm import LLM, FailureCooldown
-from hermes_core.messages import copy_messages, text_of
+from hermes_core.messages import copy_messages, role_of, text_of
 from hermes_core.tokens import estimate_tokens
 from hermes_engine_lcm import tools
 from hermes_engine_lcm.compaction import compact
 from hermes_engine_lcm.render import SUMMARY_PREFIX, is_lcm_summary
-from hermes_engine_lcm.selection import active_messages, relevant_groups
+from hermes_engine_lcm.selection import Shares, active_messages, build_request
 from hermes_engine_lcm.settings import LCMSettings
 from hermes_engine_lcm.store.database import Database
 from hermes_engine_lcm.store.messages import ingest, remember_handed
@@ -26,7 +26,9 @@ from hermes_engine_lcm.store.records import clear_active_context, open_session, 
 __all__ = ["LCMEngine"]
 
 #: Compaction leaves the active context at this share of the threshold.
-TARGET_SHARE = 0.6
+TARGET_SHARE = 0.5
+#: A summary is at most this share of the threshold, so summaries scale with the window.
+SUMMARY_SHARE_OF_THRESHOLD = 0.2
 #: Seconds kept free before the host's deadline, so a pass never commits after it.
 DEADLINE_MARGIN = 0.25
 
@@ -105,8 +107,17 @@ class LCMEngine(ContextEngine):
         if deadline is not None:
             own_deadline = min(own_deadline, deadline - DEADLINE_MARGIN)
         target = int(self.threshold_tokens * TARGET_SHARE)
+        tail_tokens = int(self.threshold_tokens * self.settings.fresh_tail_share) or None
         report = compact(
-            self.database, sid, self.settings, self.llm, target, own_deadline, self.cooldown
+            self.database,
+            sid,
+            self.settings,
+            self.llm,
+            target,
+            own_deadline,
+            self.cooldown,
+            tail_tokens=tail_tokens,
+            summary_tokens=max(32, int(self.threshold_tokens * SUMMARY_SHARE_OF_THRESHOLD)),
         )
         with self._lock:
             self._tail_exceeds[sid] = 0 < self.threshold_tokens < report.tail_tokens
@@ -141,30 +152,26 @@ class LCMEngine(ContextEngine):
         if incoming_message is not None and (not history or history[-1] != incoming_message):
             history.append(incoming_message)
         self._ingest(sid, history)
-        query = text_of(incoming_message)
+        query = text_of(incoming_message) if incoming_message is not None else ""
+        if not query.strip():  # a tool result came last: ask about the latest user message
+            query = next((text_of(m) for m in reversed(history) if role_of(m) == "user"), "")
+        budget = budget_tokens or self.context_length
+        if budget <= 0:
+            return None
+        shares = Shares(
+            tail=self.settings.fresh_tail_share,
+            summaries=self.settings.summary_share,
+            tail_messages=self.settings.fresh_tail_messages,
+        )
         with self.database.read() as db:
             items = active_items(db, sid)
-            key = (tuple((i.position, i.ref_id) for i in items), query, budget_tokens)
+            key = (tuple((i.position, i.ref_id) for i in items), query, budget)
             cached = self._selections.get(sid)
             if cached is not None and cached[0] == key:
                 return copy_messages(cached[1])  # the agent may edit what it gets in place
-            messages = active_messages(db, items)
-            active_ids = {i.ref_id for i in items if i.kind == "message"}
-            relevant = relevant_groups(
-                db, sid, query, active_ids, self.settings.relevant_messages, self.database.fts
-            )
-        summary_at = max((i for i, m in enumerate(messages) if is_lcm_summary(m)), default=None)
-        if summary_at is not None and relevant:
-            picked = [m for _, m in relevant]
-            while (
-                picked
-                and budget_tokens
-                and (estimate_tokens(messages) + estimate_tokens(picked) > budget_tokens)
-            ):
-                picked = picked[1:]
-                while picked and picked[0].get("role") == "tool":
-                    picked = picked[1:]
-            messages = messages[: summary_at + 1] + picked + messages[summary_at + 1 :]
+            messages = build_request(db, sid, items, query, budget, shares)
+        if messages is None:
+            return None
         with self._lock:
             self._selections[sid] = (key, messages)
         return copy_messages(messages)

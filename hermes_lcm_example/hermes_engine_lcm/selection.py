@@ -1,35 +1,68 @@
-"""Assembling a request from the store: system prompt, summaries, relevant originals, fresh tail."""
+"""Assembling a request from the store, within a token budget.
+
+A request is the system prompt, then, in conversation order, the summaries
+of the folded history and the stored originals most relevant to the incoming
+message, then the fresh tail (the latest turns, ending with the incoming
+message). The budget is shared out in that spirit:
+
+* the system prompt and the fresh tail come first: the tail is the latest
+  whole turns within ``tail_share`` of the budget (at least the incoming
+  message's own turn);
+* the summaries get up to ``summary_share`` of the budget, the most recent
+  ones first; a summary whose every original is in the request already says
+  nothing new and is left out;
+* everything left goes to originals, whole tool groups at a time: first by
+  relevance to the incoming message (BM25 over stemmed words), then, while
+  room is left, the most recent ones.
+
+The request never exceeds the budget by the estimate the host and the
+protocol use (characters / 4; each message also counts an envelope).
+"""
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from hermes_core.tokens import estimate_message_tokens, estimate_tokens
 from hermes_engine_lcm.render import summary_message
-from hermes_engine_lcm.store.nodes import Item, load_messages, load_summary
-from hermes_engine_lcm.store.records import messages_around
-from hermes_engine_lcm.store.search import search
-
-__all__ = ["active_messages", "relevant_groups"]
-
-_WORD = re.compile(r"\w+", re.UNICODE)
-#: Words too common to say what a message is about.
-_STOP_WORDS = (
-    "the and for are but not you all any can had her was one our out has him his how its "
-    "may new now old see two way who did get let put say she too use what when where which "
-    "while with would could should this that these those there their them they then than "
-    "from have been were will into about your just like more some such only also very"
+from hermes_engine_lcm.store.nodes import (
+    Item,
+    SummaryRow,
+    covered_messages,
+    load_messages,
+    load_summary,
 )
-_STOP = frozenset(_STOP_WORDS.split())
+from hermes_engine_lcm.store.records import MessageMeta, message_meta, messages_around
+from hermes_engine_lcm.store.search import ranked_messages
+
+__all__ = ["Shares", "active_messages", "build_request"]
+
+#: Relevant candidates read from the index per request, at most.
+RANKED_CANDIDATES = 400
+#: Recent candidates read per request, at most.
+RECENT_CANDIDATES = 2_000
+#: How far a tool group may reach around one of its messages.
+GROUP_REACH = 16
+
+
+@dataclass(frozen=True)
+class Shares:
+    """How a request's budget is shared out (fractions of the budget)."""
+
+    tail: float
+    summaries: float
+    #: The fresh tail's most messages (it always holds the incoming turn).
+    tail_messages: int = 32
 
 
 def active_messages(db: sqlite3.Connection, items: Sequence[Item]) -> list[dict[str, Any]]:
     """The active context as chat messages; consecutive summaries share one message."""
     bodies = load_messages(db, [i.ref_id for i in items if i.kind == "message"])
     out: list[dict[str, Any]] = []
-    pending: list[Any] = []
+    pending: list[SummaryRow] = []
     for item in items:
         if item.kind == "summary":
             row = load_summary(db, item.ref_id)
@@ -45,54 +78,138 @@ def active_messages(db: sqlite3.Connection, items: Sequence[Item]) -> list[dict[
     return out
 
 
-def _group_of(db: sqlite3.Connection, session_id: str, seq: int) -> list[tuple[int, int]]:
-    """(id, seq) of the whole tool group around message ``seq``: the call and all its results."""
-    rows = messages_around(db, session_id, seq, 16)
-    index = next(i for i, row in enumerate(rows) if row.seq == seq)
+def _tail(messages: Sequence[MessageMeta], room: int, most: int) -> int:
+    """Index of the first message of the fresh tail: the incoming turn (from the last user
+    message on, whatever it costs), then earlier whole turns while they fit ``room`` tokens
+    and ``most`` messages."""
+    if not messages:
+        return 0
+    start = len(messages) - 1
+    while start > 0 and messages[start].role != "user":
+        start -= 1
+    used = sum(m.tokens for m in messages[start:])
+    while start > 0:
+        first = start - 1
+        while first > 0 and messages[first].role != "user":
+            first -= 1
+        cost = sum(m.tokens for m in messages[first:start])
+        if used + cost > room or len(messages) - first > most:
+            break
+        used += cost
+        start = first
+    return start
+
+
+def _group(db: sqlite3.Connection, session_id: str, meta: MessageMeta) -> list[MessageMeta]:
+    """The whole tool group of a message (a call and its results), or the message alone."""
+    if meta.role not in ("tool", "assistant"):
+        return [meta]
+    rows = messages_around(db, session_id, meta.seq, GROUP_REACH)
+    index = next(i for i, row in enumerate(rows) if row.seq == meta.seq)
     start = index
     while start > 0 and rows[start].role == "tool":
         start -= 1
     end = start + 1
     while end < len(rows) and rows[end].role == "tool":
         end += 1
-    return [(row.id, row.seq) for row in rows[start:end]]
+    if rows[start].role != "assistant" and rows[start].role != meta.role:
+        return [meta]
+    return rows[start:end]
 
 
-def relevant_groups(
+def _recent_ids(db: sqlite3.Connection, session_id: str, before_seq: int) -> list[int]:
+    rows = db.execute(
+        "SELECT id FROM messages WHERE session_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
+        (session_id, before_seq, RECENT_CANDIDATES),
+    )
+    return [row[0] for row in rows]
+
+
+def build_request(
     db: sqlite3.Connection,
     session_id: str,
+    items: Sequence[Item],
     query: str,
-    active_ids: set[int],
-    limit: int,
-    fts: bool,
-) -> list[tuple[int, dict[str, Any]]]:
-    """Folded-away messages most relevant to ``query``, as whole tool groups, by seq."""
-    if limit <= 0 or not query.strip():
-        return []
-    words = [w for w in _WORD.findall(query[:2_000]) if len(w) > 2 and w.lower() not in _STOP]
-    if not words:
-        return []
-    hits = search(
-        db,
-        "message",
-        " ".join(words),
-        [session_id],
-        limit * 3,
-        recency=False,
-        fts=fts,
-        any_word=True,
+    budget: int,
+    shares: Shares,
+) -> list[dict[str, Any]] | None:
+    """The request for ``query`` within ``budget`` tokens, or None when not even the system
+    prompt and the incoming turn fit (the host then keeps the agent's own request)."""
+    meta = message_meta(db, [i.ref_id for i in items if i.kind == "message"])
+    raw = [meta[i.ref_id] for i in items if i.kind == "message" and i.ref_id in meta]
+    first_turn = next((k for k, m in enumerate(raw) if m.role != "system"), len(raw))
+    head = raw[:first_turn]
+    body = raw[len(head) :]
+    start = len(head) + _tail(body, int(budget * shares.tail), shares.tail_messages)
+    tail = raw[start:]
+    fixed = sum(m.tokens for m in head) + sum(m.tokens for m in tail)
+    if fixed > budget:
+        return None
+    taken: set[int] = {m.id for m in head} | {m.id for m in tail}
+    tail_seq = tail[0].seq if tail else (raw[-1].seq + 1 if raw else 0)
+
+    summaries = [
+        row
+        for item in items
+        if item.kind == "summary" and (row := load_summary(db, item.ref_id)) is not None
+    ]
+    summary_room = min(
+        int(budget * shares.summaries),
+        sum(estimate_message_tokens(summary_message([s])) for s in summaries),
     )
-    chosen: dict[int, int] = {}
-    groups = 0
-    for hit in hits:
-        if hit.id in active_ids or hit.id in chosen:
+
+    ranked = ranked_messages(db, [session_id], query, RANKED_CANDIDATES)
+    wanted = list(dict.fromkeys([*ranked, *_recent_ids(db, session_id, tail_seq)]))
+    pending = message_meta(db, wanted)
+    picked: list[MessageMeta] = []
+
+    def pack(room: int) -> int:
+        """Take candidates, best first, while they fit ``room``; what is left of it."""
+        for message_id in wanted:
+            if room <= 0:
+                break
+            found = pending.get(message_id)
+            if found is None or found.id in taken or found.seq >= tail_seq:
+                continue
+            if found.role == "system":
+                continue
+            group = [g for g in _group(db, session_id, found) if g.id not in taken]
+            cost = sum(g.tokens for g in group)
+            if cost > room or any(g.seq >= tail_seq for g in group):
+                continue
+            picked.extend(group)
+            taken.update(g.id for g in group)
+            room -= cost
+        return room
+
+    room = pack(budget - fixed - summary_room) + summary_room
+    chosen: list[SummaryRow] = []
+    for summary in reversed(summaries):  # the most recent first
+        if set(covered_messages(db, summary.id)) <= taken:
+            continue  # every original it covers is in the request
+        cost = estimate_message_tokens(summary_message([summary]))
+        if cost <= room:
+            chosen.append(summary)
+            room -= cost
+    pack(room)  # what the summaries left goes to originals too
+
+    bodies = load_messages(db, [m.id for m in (*head, *picked, *tail)])
+    ordered: list[tuple[int, int, Any]] = [(m.seq, 1, m) for m in picked]
+    ordered += [(s.first_seq, 0, s) for s in chosen]
+    ordered.sort(key=lambda entry: (entry[0], entry[1]))
+    request = [bodies[m.id] for m in head]
+    run: list[SummaryRow] = []
+    for _, kind, entry in ordered:
+        if kind == 0:
+            run.append(entry)
             continue
-        group = _group_of(db, session_id, hit.order)
-        if any(message_id in active_ids for message_id, _ in group):
-            continue
-        chosen.update(group)
-        groups += 1
-        if groups >= limit:
-            break
-    bodies = load_messages(db, list(chosen))
-    return [(seq, bodies[i]) for i, seq in sorted(chosen.items(), key=lambda kv: kv[1])]
+        if run:
+            request.append(summary_message(run))
+            run = []
+        request.append(bodies[entry.id])
+    if run:
+        request.append(summary_message(run))
+    request += [bodies[m.id] for m in tail]
+    while estimate_tokens(request) > budget and len(request) > len(head) + len(tail):
+        del request[len(head)]  # merged summary blocks may cost a little more than apart
+    return request

@@ -85,11 +85,22 @@ RULES: tuple[KeyRule, ...] = (
         "Length the summariser is asked to keep a summary under.",
     ),
     KeyRule(
-        "lcm.relevant_messages",
-        whole_number(0),
-        "a whole number, 0 or more",
-        6,
-        "Stored messages matching the incoming one that select_context recalls into the request.",
+        "lcm.fresh_tail_share",
+        lambda v: is_fraction(v) and v <= 0.5,  # type: ignore[operator]
+        "a number greater than 0 and at most 0.5",
+        0.25,
+        "Share of the threshold the fresh tail may take in tokens (and of a request's budget "
+        "in select_context); the tail is at most fresh_tail_messages messages and at least "
+        "the latest turn.",
+    ),
+    KeyRule(
+        "lcm.summary_share",
+        lambda v: is_fraction(v) and v <= 0.5,  # type: ignore[operator]
+        "a number greater than 0 and at most 0.5",
+        0.2,
+        "Share of a request's budget the summaries may take in select_context; the rest "
+        "goes to the stored originals most relevant to the incoming message, then the most "
+        "recent ones.",
     ),
 )
 
@@ -107,7 +118,8 @@ class LCMSettings:
     max_passes: int
     deadline_seconds: float
     summary_target_tokens: int
-    relevant_messages: int
+    fresh_tail_share: float
+    summary_share: float
 
     @classmethod
     def from_config(

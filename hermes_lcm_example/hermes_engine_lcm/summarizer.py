@@ -44,8 +44,12 @@ def summarize(
     target_tokens: int,
     cooldown: FailureCooldown | None = None,
     deadline: float | None = None,
+    cap_tokens: int | None = None,
 ) -> tuple[str, str]:
     """``(summary, level)``, level one of detailed, bullets, truncated; smaller than the input.
+
+    Without an LLM (or when it fails) the text is cut to its start and end: at most half the
+    input, :data:`TRUNCATED_TOKENS` and ``cap_tokens``.
 
     An LLM failure starts (or escalates) ``cooldown``; a summary the LLM
     wrote ends it. ``deadline`` (``time.monotonic()``) caps each LLM request,
@@ -77,5 +81,7 @@ def summarize(
             summary = str(answer.text).strip()
             if summary and estimate_text_tokens(summary) < input_tokens:
                 return summary, level
-    budget = min(TRUNCATED_TOKENS, max(1, input_tokens // 2))
+    budget = min(
+        TRUNCATED_TOKENS, max(1, input_tokens // 2), max(16, cap_tokens or TRUNCATED_TOKENS)
+    )
     return _truncate(text, budget), "truncated"

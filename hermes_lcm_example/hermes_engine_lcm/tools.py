@@ -18,7 +18,7 @@ from hermes_engine_lcm.store.nodes import (
     parse_id,
     summary_children,
 )
-from hermes_engine_lcm.store.records import message_meta, owner_of, session_totals
+from hermes_engine_lcm.store.records import message_meta, message_sizes, owner_of, session_totals
 from hermes_engine_lcm.store.search import search
 
 __all__ = ["SCHEMAS", "ToolError", "describe", "expand", "grep"]
@@ -212,12 +212,15 @@ def expand(
     if kind == "message":
         return page_of_message(number, load_messages(db, [number])[number], max_tokens, page)
     ids = covered_messages(db, number)
-    tokens = {message_id: meta.tokens for message_id, meta in message_meta(db, ids).items()}
+    # a page is measured in what it sends: each message's JSON and its entry around it
+    room = max(1, max_tokens - _ENVELOPE_TOKENS) * CHARS_PER_TOKEN
+    sizes = message_sizes(db, ids)
+    tokens = {i: -(-(sizes[i] + _ENTRY_CHARS) // CHARS_PER_TOKEN) for i in ids}
     pages: list[list[int]] = [[]]
     used = 0
     for message_id in ids:
-        cost = tokens[message_id]
-        if pages[-1] and used + cost > max_tokens:
+        cost = sizes[message_id] + _ENTRY_CHARS
+        if pages[-1] and used + cost > room:
             pages.append([])
             used = 0
         pages[-1].append(message_id)
@@ -246,6 +249,8 @@ def expand(
 
 #: What a paged answer's own fields may cost, kept out of each page's share.
 _ENVELOPE_TOKENS = 60
+#: Characters of one message's entry around its JSON (``{"id": "M123", "message": ...}, ``).
+_ENTRY_CHARS = 32
 
 
 def _message_text(message: dict[str, Any]) -> str:

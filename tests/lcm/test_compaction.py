@@ -17,6 +17,7 @@ from werkzeug import Request, Response
 from hermes_core import validate_messages
 from hermes_core.llm import AuxiliaryLLMConfig, ChatClient
 from hermes_core.testing.conversations import sample_conversation
+from hermes_core.tokens import estimate_tokens
 
 
 def summaries(engine: LCMEngine) -> list[tuple[int, int, str, str]]:
@@ -38,7 +39,8 @@ def test_leaf_passes_fold_the_oldest_messages_and_keep_the_fresh_tail(
     assert active[1]["content"].startswith(SUMMARY_PREFIX)
     assert active[-8:] == history[-8:]
     rows = summaries(engine)
-    assert rows and all(depth == 0 and level == "truncated" for _, depth, level, _ in rows)
+    assert rows and all(level == "truncated" for _, _, level, _ in rows)
+    assert any(depth == 0 for _, depth, _, _ in rows)
     assert engine.compression_count == 1 and engine.last_prompt_tokens == -1
 
 
@@ -148,11 +150,23 @@ def test_a_pass_past_its_deadline_commits_nothing(make_lcm: Callable[..., LCMEng
     assert active == history
 
 
-def test_a_tail_too_big_for_the_budget_is_reported_not_looped_on(
+def test_the_fresh_tail_is_bounded_in_tokens_so_a_pass_frees_room(
     make_lcm: Callable[..., LCMEngine],
 ) -> None:
     engine = make_lcm(context_length=2_000, fresh_tail_messages=40)
     history = sample_conversation(20)
+    active = engine.compress(history)
+    tail = len(active) - next(i for i, m in enumerate(active) if i and m in history[1:])
+    assert tail < 40  # 40 messages would be most of the window: the token share wins
+    assert estimate_tokens(active) <= engine.threshold_tokens
+    assert engine.should_compress_info(estimate_tokens(active)) == (False, None)
+
+
+def test_a_single_message_bigger_than_the_tail_budget_is_reported_not_looped_on(
+    make_lcm: Callable[..., LCMEngine],
+) -> None:
+    engine = make_lcm(context_length=2_000)
+    history = [*sample_conversation(5), {"role": "user", "content": "x" * 8_000}]
     engine.compress(history)
     assert engine.should_compress_info(1_900) == (False, "tail_exceeds_budget")
 

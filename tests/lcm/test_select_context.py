@@ -1,17 +1,21 @@
-"""select_context: summaries, relevant originals and the fresh tail, within the budget, stable."""
+"""select_context: within the budget, the system prompt, summaries and the originals most
+relevant to the incoming message in conversation order, then the fresh tail; stable."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from hermes_engine_lcm import LCMEngine
 from hermes_engine_lcm.render import SUMMARY_PREFIX
+from hermes_engine_lcm.selection import RANKED_CANDIDATES, RECENT_CANDIDATES
 
 from hermes_core import validate_messages
 from hermes_core.testing.conversations import sample_conversation
 from hermes_core.tokens import estimate_tokens
 
+FACT = "The deployment password hint is 'blue heron' (runbook)."
 ASK = {"role": "user", "content": "Which hint did the runbook give for the deployment password?"}
 
 
@@ -31,22 +35,25 @@ def select(
     return result
 
 
-def test_the_request_is_system_summaries_relevant_originals_then_the_tail(
+def test_the_request_is_system_then_summaries_and_relevant_originals_in_order_then_the_tail(
     make_lcm: Callable[..., LCMEngine],
 ) -> None:
     engine = make_lcm(context_length=6_000)
-    history = sample_conversation(
-        30, facts={2: "The deployment password hint is 'blue heron' (runbook)."}
-    )
+    history = sample_conversation(30, facts={2: FACT})
     active = engine.compress(history)
+    assert FACT not in str(active)  # folded away by the pass
     request = select(engine, active, ASK)
     assert validate_messages(request) == []
-    assert active[0] == history[0] and active[1]["content"].startswith(SUMMARY_PREFIX)
-    fact = history[9]
-    assert fact["content"] == "The deployment password hint is 'blue heron' (runbook)."
-    assert request == [*active[:2], fact, *active[2:], ASK]
-    assert active[-8:] == history[-8:]
     assert estimate_tokens(request) <= 6_000
+    assert request[0] == history[0] and request[-1] == ASK
+    fact_at = next(i for i, m in enumerate(request) if m.get("content") == FACT)
+    # the fresh tail: the latest turns of the history, verbatim, just before the ask
+    assert request[-3:-1] == history[-2:]
+    assert fact_at < len(request) - 3
+    # everything between the system prompt and the tail is in conversation order
+    order = [history.index(m) for m in request[1:-1] if m in history]
+    assert order == sorted(order)
+    assert any(str(m.get("content")).startswith(SUMMARY_PREFIX) for m in request)
 
 
 def test_nothing_changed_gives_an_equal_list(make_lcm: Callable[..., LCMEngine]) -> None:
@@ -58,8 +65,32 @@ def test_nothing_changed_gives_an_equal_list(make_lcm: Callable[..., LCMEngine])
     assert select(engine, [*active, ASK, {"role": "assistant", "content": "heron"}], later) != first
 
 
-def test_relevant_originals_give_way_to_the_budget(make_lcm: Callable[..., LCMEngine]) -> None:
+@pytest.mark.parametrize("budget", [400, 1_000, 2_500, 6_000, 20_000])
+def test_every_request_fits_its_budget_and_ends_with_the_incoming_turn(
+    make_lcm: Callable[..., LCMEngine], budget: int
+) -> None:
     engine = make_lcm(context_length=6_000)
-    active = engine.compress(sample_conversation(30, facts={2: "deployment password hint runbook"}))
-    tight = select(engine, active, ASK, budget=estimate_tokens(active) + 20)
-    assert all(m.get("content") != "deployment password hint runbook" for m in tight)
+    active = engine.compress(sample_conversation(30, facts={2: FACT}))
+    request = select(engine, active, ASK, budget=budget)
+    assert estimate_tokens(request) <= budget
+    assert validate_messages(request) == []
+    assert request[0]["role"] == "system" and request[-1] == ASK
+
+
+def test_relevance_comes_before_recency_when_room_is_short(
+    make_lcm: Callable[..., LCMEngine],
+) -> None:
+    engine = make_lcm(context_length=6_000)
+    active = engine.compress(sample_conversation(30, facts={2: FACT}))
+    request = select(engine, active, ASK, budget=1_000)
+    assert FACT in [m.get("content") for m in request]
+
+
+def test_a_fact_is_found_past_every_candidate_limit(make_lcm: Callable[..., LCMEngine]) -> None:
+    turns = (RANKED_CANDIDATES + RECENT_CANDIDATES) // 4 + 50  # more messages than either list
+    engine = make_lcm(context_length=8_000)
+    history = sample_conversation(turns, facts={1: FACT})
+    engine.on_turn_complete(history)
+    request = select(engine, history, ASK, budget=4_000)
+    assert FACT in [m.get("content") for m in request]
+    assert estimate_tokens(request) <= 4_000

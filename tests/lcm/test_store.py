@@ -35,7 +35,7 @@ def test_the_database_is_private_in_wal_mode_with_foreign_keys_and_migrations(
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
     assert db.execute("PRAGMA busy_timeout").fetchone()[0] == 30_000
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 3  # core, full text, stemmed
     assert engine.database.fts
 
 

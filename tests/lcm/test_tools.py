@@ -89,8 +89,11 @@ def test_describe_gives_an_overview_or_one_node(engine: LCMEngine) -> None:
     assert overview["active_context"]["summaries"]
     summary_id = overview["active_context"]["summaries"][0]
     node = call(engine, "lcm_describe", id=summary_id)
-    assert node["covers"] and node["covers"][0].startswith("M")
-    assert node["text"].endswith(f'lcm_expand(id="{summary_id}").')
+    while node["covers"][0].startswith("S"):  # down the DAG to a leaf, which covers messages
+        assert node["depth"] > 0
+        node = call(engine, "lcm_describe", id=node["covers"][0])
+    assert node["depth"] == 0 and node["covers"][0].startswith("M")
+    assert node["text"].endswith(f'lcm_expand(id="{node["id"]}").')
     message = call(engine, "lcm_describe", id="M1")
     assert message["message"] == sample_conversation(30)[0]
 

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from hermes_core.log import logger
-from hermes_engine_lcm.store.schema import CORE_MIGRATIONS, FTS_MIGRATION
+from hermes_engine_lcm.store.schema import CORE_MIGRATIONS, FTS_MIGRATIONS
 
 __all__ = ["Database", "StorePathError", "fts5_available"]
 
@@ -147,13 +147,14 @@ class Database:
                     for statement in _statements(script):
                         db.execute(statement)
                     version = number
-            fts_version = len(CORE_MIGRATIONS) + 1
-            if version < fts_version and has_fts:
-                for statement in _statements(FTS_MIGRATION):
-                    db.execute(statement)
-                version = fts_version
+            if has_fts:
+                for number, script in enumerate(FTS_MIGRATIONS, start=len(CORE_MIGRATIONS) + 1):
+                    if version < number:
+                        for statement in _statements(script):
+                            db.execute(statement)
+                        version = number
             db.execute(f"PRAGMA user_version = {version}")
-        fts: bool = version >= len(CORE_MIGRATIONS) + 1
+        fts: bool = version >= len(CORE_MIGRATIONS) + len(FTS_MIGRATIONS)
         if not fts and not _fts_warned:
             _fts_warned = True
             logger.warning(

@@ -363,6 +363,11 @@ def _store(
             " SELECT id, text FROM messages WHERE id BETWEEN ? AND ?",
             (first_id, last_id),
         )
+        db.execute(
+            "INSERT INTO messages_stem (rowid, text)"
+            " SELECT id, text FROM messages WHERE id BETWEEN ? AND ?",
+            (first_id, last_id),
+        )
         if any(row[-1] for row in rows):
             db.execute(
                 "INSERT INTO messages_tri (rowid, text)"

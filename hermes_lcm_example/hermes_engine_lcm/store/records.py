@@ -17,6 +17,7 @@ __all__ = [
     "SessionTotals",
     "clear_active_context",
     "message_meta",
+    "message_sizes",
     "messages_around",
     "open_session",
     "owner_of",
@@ -62,6 +63,18 @@ def message_meta(db: sqlite3.Connection, ids: Sequence[int]) -> dict[int, Messag
             f"SELECT id, role, seq, tokens, created_at FROM messages WHERE id IN ({marks})", chunk
         ):
             found[row[0]] = MessageMeta(*row)
+    return found
+
+
+def message_sizes(db: sqlite3.Connection, ids: Sequence[int]) -> dict[int, int]:
+    """The length in characters of each stored message's JSON body (what a tool sends)."""
+    found: dict[int, int] = {}
+    for chunk in _chunks(ids):
+        marks = ",".join("?" * len(chunk))
+        for message_id, size in db.execute(
+            f"SELECT id, length(body) FROM messages WHERE id IN ({marks})", chunk
+        ):
+            found[message_id] = int(size)
     return found
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["CORE_MIGRATIONS", "FTS_MIGRATION"]
+__all__ = ["CORE_MIGRATIONS", "FTS_MIGRATIONS"]
 
 #: Tables every store has. Messages and summaries are immutable once written;
 #: ``context_items`` is the active context of each session.
@@ -72,7 +72,7 @@ CORE_MIGRATIONS: tuple[str, ...] = (
 #: unicode61 for words; trigram for text in scripts written without spaces
 #: (CJK), which unicode61 cannot split into words. Trigram indexing costs
 #: about three times unicode61, so only such text pays for it.
-FTS_MIGRATION = """
+_FTS_TABLES = """
 CREATE VIRTUAL TABLE messages_fts USING fts5(text, content='messages', content_rowid='id');
 CREATE VIRTUAL TABLE messages_tri USING fts5(
     text, content='messages', content_rowid='id', tokenize='trigram'
@@ -94,3 +94,16 @@ INSERT INTO summaries_tri(rowid, text) SELECT id, text FROM summaries WHERE cjk;
 INSERT INTO messages_fts(messages_fts, rank) VALUES ('crisismerge', 64);
 INSERT INTO summaries_fts(summaries_fts, rank) VALUES ('crisismerge', 64);
 """
+
+#: Ranking by relevance: the same words with English suffixes stripped (porter),
+#: so "painted" finds "painting"; searched with OR over the question's words.
+_STEM_INDEX = """
+CREATE VIRTUAL TABLE messages_stem USING fts5(
+    text, content='messages', content_rowid='id', tokenize='porter unicode61'
+);
+INSERT INTO messages_stem(messages_stem) VALUES ('rebuild');
+INSERT INTO messages_stem(messages_stem, rank) VALUES ('crisismerge', 64);
+"""
+
+#: The migrations that need FTS5, applied after CORE_MIGRATIONS in this order.
+FTS_MIGRATIONS: tuple[str, ...] = (_FTS_TABLES, _STEM_INDEX)
