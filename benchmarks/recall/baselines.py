@@ -26,15 +26,22 @@ def truncate(conversation: Conversation, question: Question, budget: int) -> lis
 
 
 def bm25_pack(
-    conversation: Conversation, question: Question, budget: int, index: BM25 | None = None
+    conversation: Conversation,
+    question: Question,
+    budget: int,
+    index: BM25 | None = None,
+    envelope: int = 0,
 ) -> list[dict[str, Any]]:
-    """The system message, the BM25-best turns that fit (in conversation order), the question."""
+    """The system message, the BM25-best turns that fit (in conversation order), the question.
+
+    ``envelope`` tokens are counted per message besides its content (the host counts 4).
+    """
     index = index or BM25([m["content"] for m in conversation.turns])
     fixed = [conversation.messages[0], question.message]
-    room = budget - request_tokens(fixed)
+    room = budget - request_tokens(fixed) - 2 * envelope
     chosen: list[int] = []
     for i in index.ranking(question.text):
-        cost = request_tokens([conversation.turns[i]])
+        cost = request_tokens([conversation.turns[i]]) + envelope
         if cost <= room:
             chosen.append(i)
             room -= cost

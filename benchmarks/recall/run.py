@@ -5,9 +5,11 @@
 
 Part 1 (recall): for each budget B, the share of questions whose evidence is
 verbatim in a request within B, for keep-the-tail truncation, the BM25 packer
-and each engine, with the requests over B. Part 2 (search): evidence in the
-top 10 of lcm_grep against BM25 top 10. Part 3 (windows): each engine replayed
-at each context length: model calls over the window and passes per 100 turns.
+(characters only, as the protocol counts), the same packer counting the
+per-message envelope the host counts, and each engine, with the requests over
+B. Part 2 (search): evidence in the top 10 of lcm_grep against BM25 top 10.
+Part 3 (windows): each engine replayed at each context length: model calls over
+the window and passes per 100 turns.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hermes_core import EngineRegistry, load_config
+from hermes_core.tokens import MESSAGE_OVERHEAD
 from recall.baselines import bm25_pack, bm25_top, truncate
 from recall.bm25 import BM25
 from recall.locomo import Conversation, load
@@ -80,7 +83,7 @@ def main() -> int:
     print(f"{len(conversations)} conversations, {total} questions, engines: {', '.join(engines)}")
 
     print("\nrecall: evidence verbatim in a request within B (requests over B)")
-    header = ["B", "truncation", "BM25 packer", *engines]
+    header = ["B", "truncation", "BM25 packer", "packer+envelope", *engines]
     print("  ".join(f"{h:>16}" for h in header))
     lcm_results: dict[str, ReplayResult] = {}
     with tempfile.TemporaryDirectory(prefix="recall-") as scratch:
@@ -92,6 +95,10 @@ def main() -> int:
                     for name, request in (
                         ("truncation", truncate(conversation, question, budget)),
                         ("BM25 packer", bm25_pack(conversation, question, budget, index)),
+                        (
+                            "packer+envelope",
+                            bm25_pack(conversation, question, budget, index, MESSAGE_OVERHEAD),
+                        ),
                     ):
                         cells[name][0] += scores(request, question, budget)
                         cells[name][1] += not fits(request, budget)
