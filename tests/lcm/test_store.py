@@ -221,3 +221,30 @@ def test_a_message_has_one_fingerprint_however_it_is_reached() -> None:
     ):
         assert fingerprint(message) == fingerprint(message, encode(message))
     assert fingerprint({"role": "user", "content": float("nan")})  # unencodable: still one
+
+
+def test_a_store_of_the_previous_version_gains_the_stemmed_index_with_its_history(
+    tmp_path: Path,
+) -> None:
+    import sqlite3
+
+    engine = LCMEngine({}, hermes_home=tmp_path)
+    engine.on_turn_complete(sample_conversation(5, facts={2: "We painted the shed blue."}))
+    path = engine.database.path
+    engine.close()
+    with sqlite3.connect(path) as db:  # back to version 2: the unicode61 index only
+        db.execute("DROP TABLE messages_stem")
+        db.execute(
+            "CREATE VIRTUAL TABLE messages_fts USING fts5(text, content='messages', "
+            "content_rowid='id')"
+        )
+        db.execute("INSERT INTO messages_fts(messages_fts) VALUES ('rebuild')")
+        db.execute("PRAGMA user_version = 2")
+    reopened = LCMEngine({}, hermes_home=tmp_path)
+    found = json.loads(reopened.handle_tool_call("lcm_grep", {"query": "painting the shed"}))
+    assert found["results"] and "painted the shed" in found["results"][0]["snippet"]
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 3
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert "messages_stem" in tables and "messages_fts" not in tables
+    reopened.close()

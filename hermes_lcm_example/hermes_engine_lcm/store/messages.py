@@ -359,11 +359,6 @@ def _store(
     if fts:
         last_id = first_id + len(rows) - 1
         db.execute(
-            "INSERT INTO messages_fts (rowid, text)"
-            " SELECT id, text FROM messages WHERE id BETWEEN ? AND ?",
-            (first_id, last_id),
-        )
-        db.execute(
             "INSERT INTO messages_stem (rowid, text)"
             " SELECT id, text FROM messages WHERE id BETWEEN ? AND ?",
             (first_id, last_id),
