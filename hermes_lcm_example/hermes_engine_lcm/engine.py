@@ -18,6 +18,7 @@ from hermes_engine_lcm.compaction import compact
 from hermes_engine_lcm.render import SUMMARY_PREFIX, is_lcm_summary
 from hermes_engine_lcm.selection import Shares, active_messages, build_request
 from hermes_engine_lcm.settings import LCMSettings
+from hermes_engine_lcm.store.cache import MessageCache
 from hermes_engine_lcm.store.database import Database
 from hermes_engine_lcm.store.messages import ingest, remember_handed
 from hermes_engine_lcm.store.nodes import active_items
@@ -58,6 +59,7 @@ class LCMEngine(ContextEngine):
         self._lock = threading.Lock()
         self._tail_exceeds: dict[str, bool] = {}
         self._selections: dict[str, tuple[Any, list[Message]]] = {}
+        self._messages = MessageCache()  # stored messages never change: read each once
 
     @property
     def name(self) -> str:
@@ -169,7 +171,7 @@ class LCMEngine(ContextEngine):
             cached = self._selections.get(sid)
             if cached is not None and cached[0] == key:
                 return copy_messages(cached[1])  # the agent may edit what it gets in place
-            messages = build_request(db, sid, items, query, budget, shares)
+            messages = build_request(db, sid, items, query, budget, shares, self._messages)
         if messages is None:
             return None
         with self._lock:

@@ -22,20 +22,21 @@ protocol use (characters / 4; each message also counts an envelope).
 from __future__ import annotations
 
 import sqlite3
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from hermes_core.tokens import estimate_message_tokens, estimate_tokens
 from hermes_engine_lcm.render import summary_message
+from hermes_engine_lcm.store.cache import MessageCache
 from hermes_engine_lcm.store.nodes import (
     Item,
     SummaryRow,
-    covered_messages,
     load_messages,
     load_summary,
 )
-from hermes_engine_lcm.store.records import MessageMeta, message_meta, messages_around
+from hermes_engine_lcm.store.records import MessageMeta, messages_at
 from hermes_engine_lcm.store.search import ranked_messages
 
 __all__ = ["Shares", "active_messages", "build_request"]
@@ -46,6 +47,12 @@ RANKED_CANDIDATES = 400
 RECENT_CANDIDATES = 2_000
 #: How far a tool group may reach around one of its messages.
 GROUP_REACH = 16
+#: Neighbours of each candidate read with the candidates (longer groups are read on demand).
+NEIGHBOURS = 4
+#: Candidates in a row that no longer fit, after which the room counts as full.
+MISSES = 64
+#: Candidates whose neighbours are read together.
+READ_AHEAD = 64
 
 
 @dataclass(frozen=True)
@@ -100,27 +107,51 @@ def _tail(messages: Sequence[MessageMeta], room: int, most: int) -> int:
     return start
 
 
-def _group(db: sqlite3.Connection, session_id: str, meta: MessageMeta) -> list[MessageMeta]:
-    """The whole tool group of a message (a call and its results), or the message alone."""
+def _group(
+    db: sqlite3.Connection,
+    session_id: str,
+    meta: MessageMeta,
+    known: dict[int, MessageMeta],
+    asked: set[int],
+) -> list[MessageMeta]:
+    """The whole tool group of a message (a call and its results), or the message alone.
+
+    ``known`` maps seq to metadata already read, ``asked`` holds every seq already looked
+    for (so one missing from ``known`` does not exist). A neighbour not looked for yet is
+    read with the few around it (most tool groups are short); a longer group is read whole.
+    """
     if meta.role not in ("tool", "assistant"):
         return [meta]
-    rows = messages_around(db, session_id, meta.seq, GROUP_REACH)
-    index = next(i for i, row in enumerate(rows) if row.seq == meta.seq)
-    start = index
-    while start > 0 and rows[start].role == "tool":
-        start -= 1
-    end = start + 1
-    while end < len(rows) and rows[end].role == "tool":
-        end += 1
-    if rows[start].role != "assistant" and rows[start].role != meta.role:
+
+    def neighbour(seq: int) -> MessageMeta | None:
+        if seq not in asked:
+            window = range(seq - NEIGHBOURS, seq + NEIGHBOURS + 1)
+            asked.update(window)
+            known.update((m.seq, m) for m in messages_at(db, session_id, list(window)))
+        return known.get(seq)
+
+    group = [meta]
+    while group[0].role == "tool":  # back to the call
+        previous = neighbour(group[0].seq - 1)
+        if previous is None:
+            return [meta]
+        group.insert(0, previous)
+        if len(group) > GROUP_REACH:
+            return [meta]
+    while len(group) <= GROUP_REACH:  # on over its results
+        following = neighbour(group[-1].seq + 1)
+        if following is None or following.role != "tool":
+            break
+        group.append(following)
+    if group[0].role != "assistant" and group[0].role != meta.role:
         return [meta]
-    return rows[start:end]
+    return group
 
 
-def _recent_ids(db: sqlite3.Connection, session_id: str, before_seq: int) -> list[int]:
+def _recent_ids(db: sqlite3.Connection, session_id: str, before_seq: int, limit: int) -> list[int]:
     rows = db.execute(
         "SELECT id FROM messages WHERE session_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
-        (session_id, before_seq, RECENT_CANDIDATES),
+        (session_id, before_seq, limit),
     )
     return [row[0] for row in rows]
 
@@ -132,10 +163,16 @@ def build_request(
     query: str,
     budget: int,
     shares: Shares,
+    cache: MessageCache | None = None,
 ) -> list[dict[str, Any]] | None:
     """The request for ``query`` within ``budget`` tokens, or None when not even the system
-    prompt and the incoming turn fit (the host then keeps the agent's own request)."""
-    meta = message_meta(db, [i.ref_id for i in items if i.kind == "message"])
+    prompt and the incoming turn fit (the host then keeps the agent's own request).
+
+    With ``cache``, messages read for an earlier request are not read again; the request
+    then shares its messages with the cache, so the caller must copy it before handing it out.
+    """
+    cache = cache or MessageCache()
+    meta = cache.meta(db, [i.ref_id for i in items if i.kind == "message"])
     raw = [meta[i.ref_id] for i in items if i.kind == "message" and i.ref_id in meta]
     first_turn = next((k for k, m in enumerate(raw) if m.role != "system"), len(raw))
     head = raw[:first_turn]
@@ -148,52 +185,82 @@ def build_request(
     taken: set[int] = {m.id for m in head} | {m.id for m in tail}
     tail_seq = tail[0].seq if tail else (raw[-1].seq + 1 if raw else 0)
 
-    summaries = [
-        row
-        for item in items
-        if item.kind == "summary" and (row := load_summary(db, item.ref_id)) is not None
-    ]
-    summary_room = min(
-        int(budget * shares.summaries),
-        sum(estimate_message_tokens(summary_message([s])) for s in summaries),
-    )
+    summary_ids = [item.ref_id for item in items if item.kind == "summary"]
+    rows = cache.summaries(db, summary_ids)
+    summaries = [rows[i] for i in summary_ids if i in rows]
+    costs = {s.id: estimate_message_tokens(summary_message([s])) for s in summaries}
+    summary_room = min(int(budget * shares.summaries), sum(costs.values()))
 
-    ranked = ranked_messages(db, [session_id], query, RANKED_CANDIDATES)
-    wanted = list(dict.fromkeys([*ranked, *_recent_ids(db, session_id, tail_seq)]))
-    pending = message_meta(db, wanted)
+    # candidates enough to fill the room twice over at this conversation's message size
+    average = max(1, sum(m.tokens for m in raw) // max(1, len(raw)))
+    enough = 64 + 2 * (budget - fixed) // average
+    ranked = ranked_messages(db, [session_id], query, min(RANKED_CANDIDATES, enough))
+    recent = _recent_ids(db, session_id, tail_seq, min(RECENT_CANDIDATES, enough))
+    wanted = list(dict.fromkeys([*ranked, *recent]))
+    pending = cache.meta(db, wanted)
+    known = {m.seq: m for m in pending.values()}
+    known.update((m.seq, m) for m in raw)
+    asked = set(known)
     picked: list[MessageMeta] = []
 
+    def read_ahead(start: int) -> None:
+        """Read the neighbours of the next candidates that may open or close a tool group,
+        in one query, instead of one query each."""
+        window: set[int] = set()
+        for message_id in wanted[start : start + READ_AHEAD]:
+            found = pending.get(message_id)
+            if found is None:
+                continue
+            if found.role == "assistant":  # its results, if it made calls, follow it
+                window.update(range(found.seq + 1, found.seq + NEIGHBOURS + 1))
+            elif found.role == "tool":  # the call is before it, more results may follow
+                window.update(range(found.seq - NEIGHBOURS, found.seq + NEIGHBOURS + 1))
+        window -= asked
+        if window:
+            asked.update(window)
+            known.update((m.seq, m) for m in messages_at(db, session_id, sorted(window)))
+
     def pack(room: int) -> int:
-        """Take candidates, best first, while they fit ``room``; what is left of it."""
-        for message_id in wanted:
-            if room <= 0:
+        """Take candidates, best first, while they fit ``room``; what is left of it. Once
+        ``MISSES`` candidates in a row no longer fit, the room is as good as full."""
+        misses = 0
+        for index, message_id in enumerate(wanted):
+            if room <= 0 or misses >= MISSES:
                 break
+            if index % READ_AHEAD == 0:
+                read_ahead(index)
             found = pending.get(message_id)
             if found is None or found.id in taken or found.seq >= tail_seq:
                 continue
             if found.role == "system":
                 continue
-            group = [g for g in _group(db, session_id, found) if g.id not in taken]
+            group = [g for g in _group(db, session_id, found, known, asked) if g.id not in taken]
             cost = sum(g.tokens for g in group)
             if cost > room or any(g.seq >= tail_seq for g in group):
+                misses += cost > room
                 continue
+            misses = 0
             picked.extend(group)
             taken.update(g.id for g in group)
             room -= cost
         return room
 
     room = pack(budget - fixed - summary_room) + summary_room
+    present = sorted(m.seq for m in (*head, *picked, *tail))
     chosen: list[SummaryRow] = []
     for summary in reversed(summaries):  # the most recent first
-        if set(covered_messages(db, summary.id)) <= taken:
-            continue  # every original it covers is in the request
-        cost = estimate_message_tokens(summary_message([summary]))
+        # a summary covers one run of seqs: when all of them are present it says nothing new
+        span = summary.last_seq - summary.first_seq + 1
+        inside = bisect_right(present, summary.last_seq) - bisect_left(present, summary.first_seq)
+        if inside >= span:
+            continue
+        cost = costs[summary.id]
         if cost <= room:
             chosen.append(summary)
             room -= cost
     pack(room)  # what the summaries left goes to originals too
 
-    bodies = load_messages(db, [m.id for m in (*head, *picked, *tail)])
+    bodies = cache.bodies(db, [m.id for m in (*head, *picked, *tail)])
     ordered: list[tuple[int, int, Any]] = [(m.seq, 1, m) for m in picked]
     ordered += [(s.first_seq, 0, s) for s in chosen]
     ordered.sort(key=lambda entry: (entry[0], entry[1]))

@@ -18,6 +18,7 @@ __all__ = [
     "covered_messages",
     "covering_summary",
     "load_messages",
+    "load_summaries",
     "load_summary",
     "next_summary_id",
     "parse_id",
@@ -107,6 +108,21 @@ def still_active(db: sqlite3.Connection, session_id: str, items: Sequence[Item])
 def next_summary_id(db: sqlite3.Connection) -> int:
     """The id the next summary will get (inside the write transaction that inserts it)."""
     return int(db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM summaries").fetchone()[0])
+
+
+def load_summaries(db: sqlite3.Connection, ids: Sequence[int]) -> dict[int, SummaryRow]:
+    """The summaries by id (those that exist)."""
+    found: dict[int, SummaryRow] = {}
+    for start in range(0, len(ids), 500):
+        chunk = list(ids[start : start + 500])
+        marks = ",".join("?" * len(chunk))
+        for row in db.execute(
+            "SELECT id, session_id, depth, level, text, tokens, first_seq, last_seq, first_at,"
+            f" last_at FROM summaries WHERE id IN ({marks})",
+            chunk,
+        ):
+            found[row[0]] = SummaryRow(*row)
+    return found
 
 
 def load_summary(db: sqlite3.Connection, summary_id: int) -> SummaryRow | None:

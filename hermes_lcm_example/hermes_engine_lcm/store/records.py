@@ -19,6 +19,7 @@ __all__ = [
     "message_meta",
     "message_sizes",
     "messages_around",
+    "messages_at",
     "open_session",
     "owner_of",
     "session_counts",
@@ -75,6 +76,22 @@ def message_sizes(db: sqlite3.Connection, ids: Sequence[int]) -> dict[int, int]:
             f"SELECT id, length(body) FROM messages WHERE id IN ({marks})", chunk
         ):
             found[message_id] = int(size)
+    return found
+
+
+def messages_at(db: sqlite3.Connection, session_id: str, seqs: Sequence[int]) -> list[MessageMeta]:
+    """The session's messages at the given seqs (those that exist)."""
+    found: list[MessageMeta] = []
+    for chunk in _chunks(sorted(set(seqs))):
+        marks = ",".join("?" * len(chunk))
+        found += [
+            MessageMeta(*row)
+            for row in db.execute(
+                "SELECT id, role, seq, tokens, created_at FROM messages"
+                f" WHERE session_id = ? AND seq IN ({marks})",
+                [session_id, *chunk],
+            )
+        ]
     return found
 
 
