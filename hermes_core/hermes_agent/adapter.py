@@ -28,24 +28,12 @@ from pathlib import Path
 from typing import Any
 
 from hermes_core.config import load_config
+from hermes_core.hermes_agent.attributes import ENGINE_ATTRIBUTES, forwarding
 from hermes_core.host import ContextHost
 from hermes_core.log import logger
 from hermes_core.registry import EngineRegistry
 
 __all__ = ["adapter_class", "hermes_engine"]
-
-#: Engine attributes Hermes Agent reads or writes directly; kept on our engine.
-ENGINE_ATTRIBUTES = (
-    "last_prompt_tokens",
-    "last_completion_tokens",
-    "last_total_tokens",
-    "threshold_tokens",
-    "context_length",
-    "compression_count",
-    "threshold_percent",
-    "protect_first_n",
-    "protect_last_n",
-)
 
 _classes: dict[type, type] = {}
 _classes_lock = threading.Lock()
@@ -134,16 +122,6 @@ class _Hosted:
         self.host.update_model(model, context_length, base_url, api_key, provider, api_mode)
 
 
-def _delegated(attribute: str) -> property:
-    def get(self: _Hosted) -> Any:
-        return getattr(self.host.engine, attribute)
-
-    def set_(self: _Hosted, value: Any) -> None:
-        setattr(self.host.engine, attribute, value)
-
-    return property(get, set_, doc=f"Our engine's ``{attribute}``.")
-
-
 def adapter_class() -> type:
     """The adapter class: :class:`_Hosted` over Hermes Agent's own ``ContextEngine``."""
     from agent.context_engine import ContextEngine as HermesContextEngine
@@ -156,7 +134,12 @@ def adapter_class() -> type:
                 "__module__": __name__,
                 "__abstractmethods__": frozenset(),
             }
-            attributes.update({name: _delegated(name) for name in ENGINE_ATTRIBUTES})
+            attributes.update(
+                {
+                    name: forwarding(name, lambda self: self.host.engine)
+                    for name in ENGINE_ATTRIBUTES
+                }
+            )
             cls = type("HermesContextAdapter", (_Hosted, HermesContextEngine), attributes)
             _classes[HermesContextEngine] = cls
     return cls

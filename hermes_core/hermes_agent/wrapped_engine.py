@@ -19,23 +19,11 @@ from typing import Any
 
 from hermes_core.engine import ContextEngine, Message
 from hermes_core.hermes_agent import shims
+from hermes_core.hermes_agent.attributes import ENGINE_ATTRIBUTES, forwarding
 from hermes_core.llm import LLM
 from hermes_core.signatures import accepted_keywords
 
 __all__ = ["HermesPluginEngine"]
-
-#: Attributes Hermes Agent reads from an engine directly; they live on the wrapped engine.
-_ENGINE_ATTRIBUTES = (
-    "last_prompt_tokens",
-    "last_completion_tokens",
-    "last_total_tokens",
-    "threshold_tokens",
-    "context_length",
-    "compression_count",
-    "threshold_percent",
-    "protect_first_n",
-    "protect_last_n",
-)
 
 
 class HermesPluginEngine(ContextEngine):
@@ -145,15 +133,5 @@ class HermesPluginEngine(ContextEngine):
         return status
 
 
-def _delegated(attribute: str) -> property:
-    def get(self: HermesPluginEngine) -> Any:
-        return getattr(self.inner, attribute)
-
-    def set_(self: HermesPluginEngine, value: Any) -> None:
-        setattr(self.inner, attribute, value)
-
-    return property(get, set_, doc=f"The wrapped engine's ``{attribute}``.")
-
-
-for _attribute in _ENGINE_ATTRIBUTES:
-    setattr(HermesPluginEngine, _attribute, _delegated(_attribute))
+for _attribute in ENGINE_ATTRIBUTES:
+    setattr(HermesPluginEngine, _attribute, forwarding(_attribute, lambda self: self.inner))
