@@ -11,9 +11,11 @@ message). The budget is shared out in that spirit:
 * the summaries get up to ``summary_share`` of the budget, the most recent
   ones first; a summary whose every original is in the request already says
   nothing new and is left out;
-* everything left goes to originals, whole tool groups at a time: first by
-  relevance to the incoming message (BM25 over stemmed words), then, while
-  room is left, the most recent ones.
+* everything left goes to originals, whole tool groups at a time: first the
+  most relevant to the incoming message (BM25 over stemmed words), the best
+  of them with the turns right before and after each (a turn is understood
+  with its neighbours: the question an answer replies to, the reply), then,
+  while room is left, the most recent ones.
 
 The request never exceeds the budget by the estimate the host and the
 protocol use (characters / 4; each message also counts an envelope).
@@ -43,6 +45,8 @@ __all__ = ["Shares", "active_messages", "build_request"]
 
 #: Relevant candidates read from the index per request, at most.
 RANKED_CANDIDATES = 400
+#: The most relevant messages, which come with their neighbours before the less relevant.
+BEST = 32
 #: Recent candidates read per request, at most.
 RECENT_CANDIDATES = 2_000
 #: How far a tool group may reach around one of its messages.
@@ -148,6 +152,17 @@ def _group(
     return group
 
 
+def _neighbours(
+    db: sqlite3.Connection, session_id: str, best: Sequence[int], cache: MessageCache
+) -> list[int]:
+    """The messages right before and after each of ``best``, in ``best``'s order: a turn
+    is understood with its neighbours (the question an answer replies to, the reply)."""
+    meta = cache.meta(db, best)
+    wanted = [(meta[i].seq + step) for i in best if i in meta for step in (-1, 1)]
+    by_seq = {m.seq: m.id for m in messages_at(db, session_id, wanted)}
+    return [by_seq[seq] for seq in wanted if seq in by_seq]
+
+
 def _recent_ids(db: sqlite3.Connection, session_id: str, before_seq: int, limit: int) -> list[int]:
     rows = db.execute(
         "SELECT id FROM messages WHERE session_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
@@ -196,7 +211,8 @@ def build_request(
     enough = 64 + 2 * (budget - fixed) // average
     ranked = ranked_messages(db, [session_id], query, min(RANKED_CANDIDATES, enough))
     recent = _recent_ids(db, session_id, tail_seq, min(RECENT_CANDIDATES, enough))
-    wanted = list(dict.fromkeys([*ranked, *recent]))
+    around = _neighbours(db, session_id, ranked[:BEST], cache)
+    wanted = list(dict.fromkeys([*ranked[:BEST], *around, *ranked[BEST:], *recent]))
     pending = cache.meta(db, wanted)
     known = {m.seq: m for m in pending.values()}
     known.update((m.seq, m) for m in raw)

@@ -94,3 +94,19 @@ def test_a_fact_is_found_past_every_candidate_limit(make_lcm: Callable[..., LCME
     request = select(engine, history, ASK, budget=4_000)
     assert FACT in [m.get("content") for m in request]
     assert estimate_tokens(request) <= 4_000
+
+
+def test_the_most_relevant_turns_come_with_their_neighbours(
+    make_lcm: Callable[..., LCMEngine],
+) -> None:
+    engine = make_lcm(context_length=8_000)
+    history = sample_conversation(40)
+    question = {"role": "user", "content": "Where does the staging database run?"}
+    answer = {"role": "assistant", "content": "On kestrel-17, port 6543."}
+    history[9:9] = [question, answer]  # the answer shares no word with a later ask
+    engine.on_turn_complete(history)
+    ask = {"role": "user", "content": "Remind me: which host runs the staging database?"}
+    request = select(engine, history, ask, budget=1_500)
+    contents = [m.get("content") for m in request]
+    assert question["content"] in contents and answer["content"] in contents
+    assert contents.index(answer["content"]) == contents.index(question["content"]) + 1
