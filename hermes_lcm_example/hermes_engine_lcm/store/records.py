@@ -11,6 +11,7 @@ import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = [
     "MessageMeta",
@@ -30,9 +31,9 @@ __all__ = [
 _CHUNK = 500
 
 
-@dataclass(frozen=True)
-class MessageMeta:
-    """What compaction and the tools need of a stored message besides its body."""
+class MessageMeta(NamedTuple):
+    """What compaction and the tools need of a stored message besides its body (a tuple:
+    selection reads thousands of them per request)."""
 
     id: int
     role: str
