@@ -19,15 +19,10 @@ at discovery), never by copying one. Failures are records with status
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
-import re
-import sys
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from hermes_core.config.yaml_source import YamlSyntaxError, parse_yaml
@@ -40,6 +35,7 @@ from hermes_core.llm import LLM
 from hermes_core.log import logger
 from hermes_core.names import is_valid_engine_name
 from hermes_core.registry.entry_points import DeclaredEntryPoint
+from hermes_core.registry.packages import import_package, package_name
 from hermes_core.registry.records import EngineRecord, EngineSource, EngineStatus
 
 __all__ = ["HermesPlugin", "find_hermes_plugins", "hermes_plugin_records"]
@@ -148,30 +144,6 @@ def _mentions_an_engine(folder: Path) -> bool:
     return False
 
 
-def _module_name(folder: Path) -> str:
-    digest = hashlib.blake2b(str(folder.resolve()).encode(), digest_size=6).hexdigest()
-    return f"hermes_context_plugins.{re.sub(r'[^0-9A-Za-z_]', '_', folder.name)}_{digest}"
-
-
-def _import_folder(folder: Path) -> ModuleType:
-    name = _module_name(folder)
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(
-        name, folder / "__init__.py", submodule_search_locations=[str(folder)]
-    )
-    if spec is None or spec.loader is None:
-        raise ImportError(f"{folder / '__init__.py'} cannot be imported")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        del sys.modules[name]
-        raise
-    return module
-
-
 def _registered_engine(plugin: HermesPlugin, register: Callable[[Any], None], home: Path) -> Any:
     """Run ``register(ctx)`` once; the engine it registered, or None."""
     context = HermesPluginContext(plugin.name)
@@ -222,7 +194,9 @@ def _load(plugin: HermesPlugin, home: Path) -> EngineRecord | None:
             module = plugin.declared.entry_point.load()
         else:
             assert plugin.path is not None
-            module = _import_folder(plugin.path)
+            module = import_package(
+                package_name("hermes_context_plugins", plugin.path), plugin.path
+            )
         register = getattr(module, "register", None)
         if not callable(register):
             return broken(f"{source} has no register(ctx) function")

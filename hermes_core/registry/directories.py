@@ -8,11 +8,7 @@ imported when the engine is activated.
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
 import inspect
-import re
-import sys
 from collections.abc import Iterable
 from pathlib import Path
 from types import ModuleType
@@ -23,6 +19,7 @@ from hermes_core.engine import ContextEngine
 from hermes_core.log import logger
 from hermes_core.names import is_valid_engine_name
 from hermes_core.registry.compat import parse_requires_hermes, running_version
+from hermes_core.registry.packages import import_package, package_name
 from hermes_core.registry.records import EngineRecord, EngineSource, EngineStatus
 
 __all__ = ["directory_records", "load_directory_engine"]
@@ -110,14 +107,6 @@ def _record(path: Path) -> EngineRecord:
     return record
 
 
-def _module_name(path: Path) -> str:
-    """The module a directory engine is imported as: its name plus a digest of its folder,
-    so two homes' ``foo`` (or ``my-eng`` and ``my_eng``) never share a module."""
-    digest = hashlib.blake2b(str(path.resolve()).encode(), digest_size=6).hexdigest()
-    safe = re.sub(r"\W", "_", path.name)
-    return f"hermes_plugins.context_engine.{safe}_{digest}"
-
-
 def load_directory_engine(path: Path) -> type[ContextEngine]:
     """Import the engine package at ``path`` and return the ``ContextEngine`` subclass it exports.
 
@@ -125,22 +114,7 @@ def load_directory_engine(path: Path) -> type[ContextEngine]:
     its relative imports work. Raises ImportError when it exports no subclass
     or several (narrow them with ``__all__``).
     """
-    module_name = _module_name(path)
-    if module_name in sys.modules:
-        module = sys.modules[module_name]
-    else:
-        spec = importlib.util.spec_from_file_location(
-            module_name, path / "__init__.py", submodule_search_locations=[str(path)]
-        )
-        if spec is None or spec.loader is None:  # pragma: no cover - a file we checked exists
-            raise ImportError(f"cannot import {path}")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[module_name] = module
-        try:
-            spec.loader.exec_module(module)
-        except BaseException:
-            del sys.modules[module_name]
-            raise
+    module = import_package(package_name("hermes_plugins.context_engine", path), path)
     return _exported_engine(module, path)
 
 

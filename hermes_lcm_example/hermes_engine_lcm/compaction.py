@@ -23,7 +23,7 @@ from hermes_engine_lcm.store.nodes import (
     Item,
     active_items,
     load_messages,
-    load_summary,
+    load_summaries,
     next_summary_id,
     replace_with_summary,
     still_active,
@@ -155,12 +155,12 @@ def _leaf_plan(
 
 def _condense_plan(db: sqlite3.Connection, items: list[Item], fanin: int) -> _Plan | None:
     """The first run of ``fanin`` consecutive summaries of one depth, as one plan."""
-    summaries = {i.ref_id: load_summary(db, i.ref_id) for i in items if i.kind == "summary"}
+    summaries = load_summaries(db, [i.ref_id for i in items if i.kind == "summary"])
     for start in range(len(items) - fanin + 1):
         run = items[start : start + fanin]
         if any(i.kind != "summary" for i in run):
             continue
-        rows = [summaries[i.ref_id] for i in run]
+        rows = [summaries.get(i.ref_id) for i in run]
         if any(r is None for r in rows) or len({r.depth for r in rows if r}) != 1:
             continue
         nodes = [r for r in rows if r is not None]

@@ -36,7 +36,7 @@ from hermes_engine_lcm.store.nodes import (
     Item,
     SummaryRow,
     load_messages,
-    load_summary,
+    load_summaries,
 )
 from hermes_engine_lcm.store.records import MessageMeta, messages_at
 from hermes_engine_lcm.store.search import ranked_messages
@@ -72,11 +72,12 @@ class Shares:
 def active_messages(db: sqlite3.Connection, items: Sequence[Item]) -> list[dict[str, Any]]:
     """The active context as chat messages; consecutive summaries share one message."""
     bodies = load_messages(db, [i.ref_id for i in items if i.kind == "message"])
+    rows = load_summaries(db, [i.ref_id for i in items if i.kind == "summary"])
     out: list[dict[str, Any]] = []
     pending: list[SummaryRow] = []
     for item in items:
         if item.kind == "summary":
-            row = load_summary(db, item.ref_id)
+            row = rows.get(item.ref_id)
             if row is not None:
                 pending.append(row)
             continue

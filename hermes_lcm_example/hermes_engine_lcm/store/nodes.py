@@ -126,12 +126,8 @@ def load_summaries(db: sqlite3.Connection, ids: Sequence[int]) -> dict[int, Summ
 
 
 def load_summary(db: sqlite3.Connection, summary_id: int) -> SummaryRow | None:
-    row = db.execute(
-        "SELECT id, session_id, depth, level, text, tokens, first_seq, last_seq, first_at, last_at"
-        " FROM summaries WHERE id = ?",
-        (summary_id,),
-    ).fetchone()
-    return SummaryRow(*row) if row else None
+    """One summary by id, or None."""
+    return load_summaries(db, [summary_id]).get(summary_id)
 
 
 def summary_children(db: sqlite3.Connection, summary_id: int) -> list[tuple[str, int]]:

@@ -19,7 +19,6 @@ __all__ = [
     "clear_active_context",
     "message_meta",
     "message_sizes",
-    "messages_around",
     "messages_at",
     "open_session",
     "owner_of",
@@ -94,20 +93,6 @@ def messages_at(db: sqlite3.Connection, session_id: str, seqs: Sequence[int]) ->
             )
         ]
     return found
-
-
-def messages_around(
-    db: sqlite3.Connection, session_id: str, seq: int, reach: int
-) -> list[MessageMeta]:
-    """The session's messages with ``seq`` within ``reach`` of ``seq``, in order."""
-    return [
-        MessageMeta(*row)
-        for row in db.execute(
-            "SELECT id, role, seq, tokens, created_at FROM messages"
-            " WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq",
-            (session_id, seq - reach, seq + reach),
-        )
-    ]
 
 
 def owner_of(db: sqlite3.Connection, kind: str, number: int) -> str | None:
