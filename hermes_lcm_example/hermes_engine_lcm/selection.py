@@ -228,8 +228,8 @@ def build_request(
             found = pending.get(message_id)
             if found is None:
                 continue
-            if found.role == "assistant":  # its results, if it made calls, follow it
-                window.update(range(found.seq + 1, found.seq + NEIGHBOURS + 1))
+            if found.role == "assistant":  # a result right after it, if it made calls
+                window.add(found.seq + 1)
             elif found.role == "tool":  # the call is before it, more results may follow
                 window.update(range(found.seq - NEIGHBOURS, found.seq + NEIGHBOURS + 1))
         window -= asked

@@ -267,10 +267,21 @@ def _unseen(
     candidates if that is more, read by the (session, seq) index: the cost does
     not grow with the store.
     """
-    rows = db.execute(
-        "SELECT fp FROM messages WHERE session_id = ? ORDER BY seq DESC LIMIT ?",
-        (session_id, max(RECENT, len(candidates))),
-    )
+    fps = sorted({c.fp for c in candidates})
+    if len(fps) > OVERLAP:  # many: read the recent ones once
+        rows = db.execute(
+            "SELECT fp FROM messages WHERE session_id = ? ORDER BY seq DESC LIMIT ?",
+            (session_id, max(RECENT, len(candidates))),
+        )
+    else:  # a few (a lone incoming message): the database compares, no row reaches Python
+        since = db.execute(
+            "SELECT next_seq FROM sessions WHERE id = ?", (session_id,)
+        ).fetchone()
+        marks = ",".join("?" * len(fps))
+        rows = db.execute(
+            f"SELECT fp FROM messages WHERE session_id = ? AND seq >= ? AND fp IN ({marks})",
+            (session_id, (since[0] if since else 0) - max(RECENT, len(candidates)), *fps),
+        )
     known = {row[0] for row in rows}
     return [c for c in candidates if c.fp not in known]
 
