@@ -5,9 +5,9 @@ agent-like text), measured in one run: ingest rate in batches of 1,000
 messages, the median latency of 50 ``lcm_grep`` calls, the median latency of
 ``select_context`` (at 100,000), and the peak memory allocated during the
 grep and select calls (tracemalloc; once other selections have filled the
-engine's bounded message cache, so that its filling up is not counted). Targets: ingest >= 20,000 messages/s;
-lcm_grep median < 20 ms at 1,000,000; peak memory independent of the store
-size (largest / smallest <= 1.5).
+engine's bounded message cache, so that its filling up is not counted).
+Targets: ingest >= 20,000 messages/s; lcm_grep median < 20 ms at 1,000,000;
+peak memory independent of the store size (largest / smallest <= 1.5).
 
 Per turn, as an agent drives it (the whole history handed every turn): the
 median time of ``on_turn_complete`` with a 100-message and a 10,000-message

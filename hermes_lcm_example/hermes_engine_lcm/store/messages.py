@@ -274,9 +274,7 @@ def _unseen(
             (session_id, max(RECENT, len(candidates))),
         )
     else:  # a few (a lone incoming message): the database compares, no row reaches Python
-        since = db.execute(
-            "SELECT next_seq FROM sessions WHERE id = ?", (session_id,)
-        ).fetchone()
+        since = db.execute("SELECT next_seq FROM sessions WHERE id = ?", (session_id,)).fetchone()
         marks = ",".join("?" * len(fps))
         rows = db.execute(
             f"SELECT fp FROM messages WHERE session_id = ? AND seq >= ? AND fp IN ({marks})",
