@@ -8,7 +8,6 @@ passed (after a host timeout nothing a late pass does becomes visible).
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from hermes_core.log import logger
 from hermes_core.tokens import estimate_message_tokens
 from hermes_engine_lcm.render import render_turns
 from hermes_engine_lcm.settings import LCMSettings
+from hermes_engine_lcm.store.connection import Connection
 from hermes_engine_lcm.store.database import Database
 from hermes_engine_lcm.store.nodes import (
     Item,
@@ -71,7 +71,7 @@ def _ranges(ids: Sequence[int]) -> str:
     return ", ".join(parts)
 
 
-def _meta_of(db: sqlite3.Connection, items: Sequence[Item]) -> dict[int, MessageMeta]:
+def _meta_of(db: Connection, items: Sequence[Item]) -> dict[int, MessageMeta]:
     return message_meta(db, [i.ref_id for i in items if i.kind == "message"])
 
 
@@ -95,7 +95,7 @@ def fresh_tail(
 
 
 def _leaf_plan(
-    db: sqlite3.Connection,
+    db: Connection,
     items: list[Item],
     meta: dict[int, MessageMeta],
     tail: int,
@@ -153,7 +153,7 @@ def _leaf_plan(
     return None
 
 
-def _condense_plan(db: sqlite3.Connection, items: list[Item], fanin: int) -> _Plan | None:
+def _condense_plan(db: Connection, items: list[Item], fanin: int) -> _Plan | None:
     """The first run of ``fanin`` consecutive summaries of one depth, as one plan."""
     summaries = load_summaries(db, [i.ref_id for i in items if i.kind == "summary"])
     for start in range(len(items) - fanin + 1):
@@ -224,7 +224,7 @@ def _commit(
 ) -> bool:
     """Replace the plan's items with its summary; False when the context changed under the
     pass (nothing written). Raises :class:`_Late` (rolled back) once ``deadline`` has passed."""
-    with database.write() as db:
+    with database.write(session_id) as db:
         if not still_active(db, session_id, plan.items):
             return False
         summary_id = next_summary_id(db)

@@ -71,7 +71,7 @@ class LCMEngine(ContextEngine):
     def _ingest(self, session_id: str, messages: Any) -> list[int]:
         if not isinstance(messages, list) or not messages:
             return []
-        with self.database.write() as db:
+        with self.database.write(session_id) as db:
             return ingest(db, session_id, messages, skip=is_lcm_summary, fts=self.database.fts)
 
     # ------------------------------------------------------------------ decisions
@@ -126,7 +126,7 @@ class LCMEngine(ContextEngine):
         if report.passes:
             self.compression_count += 1
             self.last_prompt_tokens = -1
-        with self.database.write() as db:
+        with self.database.write(sid) as db:
             active = active_messages(db, active_items(db, sid))
             if messages and estimate_tokens(active) >= estimate_tokens(messages):
                 # the host's list was already smaller than the store's active context (it
@@ -192,7 +192,7 @@ class LCMEngine(ContextEngine):
     def on_session_start(self, session_id: str, **kwargs: Any) -> None:
         """Resume the session's persisted state: ingestion goes on after its last stored message."""
         self._session = session_id
-        with self.database.write() as db:
+        with self.database.write(session_id) as db:
             open_session(db, session_id)
 
     def on_session_end(self, session_id: str, messages: list[Message]) -> None:
@@ -207,7 +207,7 @@ class LCMEngine(ContextEngine):
         """A fresh active context for the session; the store keeps its history."""
         super().on_session_reset()
         sid = self._sid(session_id)
-        with self.database.write() as db:
+        with self.database.write(sid) as db:
             clear_active_context(db, sid)
             remember_handed(db, sid, [])
         with self._lock:

@@ -23,7 +23,6 @@ protocol use (characters / 4; each message also counts an envelope).
 
 from __future__ import annotations
 
-import sqlite3
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from typing import Any
 from hermes_core.tokens import estimate_message_tokens, estimate_tokens
 from hermes_engine_lcm.render import summary_message
 from hermes_engine_lcm.store.cache import MessageCache
+from hermes_engine_lcm.store.connection import Connection
 from hermes_engine_lcm.store.nodes import (
     Item,
     SummaryRow,
@@ -69,7 +69,7 @@ class Shares:
     tail_messages: int = 32
 
 
-def active_messages(db: sqlite3.Connection, items: Sequence[Item]) -> list[dict[str, Any]]:
+def active_messages(db: Connection, items: Sequence[Item]) -> list[dict[str, Any]]:
     """The active context as chat messages; consecutive summaries share one message."""
     bodies = load_messages(db, [i.ref_id for i in items if i.kind == "message"])
     rows = load_summaries(db, [i.ref_id for i in items if i.kind == "summary"])
@@ -113,7 +113,7 @@ def _tail(messages: Sequence[MessageMeta], room: int, most: int) -> int:
 
 
 def _group(
-    db: sqlite3.Connection,
+    db: Connection,
     session_id: str,
     meta: MessageMeta,
     known: dict[int, MessageMeta],
@@ -154,7 +154,7 @@ def _group(
 
 
 def _neighbours(
-    db: sqlite3.Connection, session_id: str, best: Sequence[int], cache: MessageCache
+    db: Connection, session_id: str, best: Sequence[int], cache: MessageCache
 ) -> list[int]:
     """The messages right before and after each of ``best``, in ``best``'s order: a turn
     is understood with its neighbours (the question an answer replies to, the reply)."""
@@ -164,7 +164,7 @@ def _neighbours(
     return [by_seq[seq] for seq in wanted if seq in by_seq]
 
 
-def _recent_ids(db: sqlite3.Connection, session_id: str, before_seq: int, limit: int) -> list[int]:
+def _recent_ids(db: Connection, session_id: str, before_seq: int, limit: int) -> list[int]:
     rows = db.execute(
         "SELECT id FROM messages WHERE session_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
         (session_id, before_seq, limit),
@@ -173,7 +173,7 @@ def _recent_ids(db: sqlite3.Connection, session_id: str, before_seq: int, limit:
 
 
 def build_request(
-    db: sqlite3.Connection,
+    db: Connection,
     session_id: str,
     items: Sequence[Item],
     query: str,

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
 from hermes_core.messages import text_of
 from hermes_core.tokens import CHARS_PER_TOKEN
+from hermes_engine_lcm.store.connection import Connection
 from hermes_engine_lcm.store.nodes import (
     active_items,
     covered_messages,
@@ -107,7 +107,7 @@ def _snippet(text: str, query: str, width: int = 160) -> str:
 
 
 def grep(
-    db: sqlite3.Connection, args: dict[str, Any], sessions: list[str] | None, fts: bool
+    db: Connection, args: dict[str, Any], sessions: list[str] | None, fts: bool
 ) -> dict[str, Any]:
     query = args.get("query")
     if not isinstance(query, str) or not query.strip():
@@ -138,7 +138,7 @@ def grep(
     return {"query": query, "results": results}
 
 
-def _node(db: sqlite3.Connection, node_id: Any, sessions: list[str] | None) -> tuple[str, int, str]:
+def _node(db: Connection, node_id: Any, sessions: list[str] | None) -> tuple[str, int, str]:
     parsed = parse_id(node_id)
     if parsed is None:
         raise ToolError(f"'id' must look like M12 or S3, got {node_id!r}")
@@ -150,7 +150,7 @@ def _node(db: sqlite3.Connection, node_id: Any, sessions: list[str] | None) -> t
 
 
 def describe(
-    db: sqlite3.Connection, args: dict[str, Any], session_id: str, sessions: list[str] | None
+    db: Connection, args: dict[str, Any], session_id: str, sessions: list[str] | None
 ) -> dict[str, Any]:
     node_id = args.get("id")
     max_tokens = _int(args, "max_tokens", 4_000, 100, 200_000)
@@ -203,9 +203,7 @@ def describe(
     }
 
 
-def expand(
-    db: sqlite3.Connection, args: dict[str, Any], sessions: list[str] | None
-) -> dict[str, Any]:
+def expand(db: Connection, args: dict[str, Any], sessions: list[str] | None) -> dict[str, Any]:
     kind, number, _ = _node(db, args.get("id"), sessions)
     max_tokens = _int(args, "max_tokens", 4_000, 100, 200_000)
     page = _int(args, "page", 0, 0, 1_000_000)

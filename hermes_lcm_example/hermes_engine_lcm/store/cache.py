@@ -9,12 +9,12 @@ change what it returns (the engine hands out copies).
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+from hermes_engine_lcm.store.connection import Connection
 from hermes_engine_lcm.store.nodes import SummaryRow, load_messages, load_summaries
 from hermes_engine_lcm.store.records import MessageMeta, message_meta
 
@@ -58,16 +58,16 @@ class MessageCache:
         self._summaries = _Bounded(capacity)
         self._lock = threading.Lock()
 
-    def bodies(self, db: sqlite3.Connection, ids: Sequence[int]) -> dict[int, dict[str, Any]]:
+    def bodies(self, db: Connection, ids: Sequence[int]) -> dict[int, dict[str, Any]]:
         """The decoded messages (shared: do not change them)."""
         with self._lock:
             return self._bodies.get_many(ids, lambda missing: load_messages(db, missing))
 
-    def meta(self, db: sqlite3.Connection, ids: Sequence[int]) -> dict[int, MessageMeta]:
+    def meta(self, db: Connection, ids: Sequence[int]) -> dict[int, MessageMeta]:
         with self._lock:
             return self._meta.get_many(ids, lambda missing: message_meta(db, missing))
 
-    def summaries(self, db: sqlite3.Connection, ids: Sequence[int]) -> dict[int, SummaryRow]:
+    def summaries(self, db: Connection, ids: Sequence[int]) -> dict[int, SummaryRow]:
         """Summaries by id (they never change either)."""
         with self._lock:
             return self._summaries.get_many(ids, lambda missing: load_summaries(db, missing))

@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from hermes_core.log import logger
+from hermes_engine_lcm.store.connection import SQLiteConnection
 from hermes_engine_lcm.store.schema import CORE_MIGRATIONS, FTS_MIGRATIONS
 
 __all__ = ["Database", "StorePathError", "fts5_available"]
@@ -72,20 +73,24 @@ def _open_path(path: Path) -> None:
 class Database:
     """The store's database file; thread-safe."""
 
+    backend = "sqlite"
+
     def __init__(self, path: Path) -> None:
         self.path = path
+        self.location = str(path)
         _open_path(path)
         self._local = threading.local()
-        self._connections: list[sqlite3.Connection] = []
+        self._connections: list[SQLiteConnection] = []
         self._lock = threading.Lock()
         self.fts = self._migrate()
 
-    def connection(self) -> sqlite3.Connection:
+    def connection(self) -> SQLiteConnection:
         """This thread's connection (autocommit; transactions are explicit)."""
-        connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
+        connection: SQLiteConnection | None = getattr(self._local, "connection", None)
         if connection is None:
             connection = sqlite3.connect(
                 self.path,
+                factory=SQLiteConnection,
                 isolation_level=None,
                 check_same_thread=False,
                 timeout=BUSY_TIMEOUT_MS / 1000,
@@ -102,8 +107,12 @@ class Database:
         return connection
 
     @contextmanager
-    def write(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction: committed when the block ends, rolled back if it raises."""
+    def write(self, session_id: str | None = None) -> Iterator[SQLiteConnection]:
+        """A write transaction: committed when the block ends, rolled back if it raises.
+
+        SQLite runs one write transaction at a time, whatever ``session_id``
+        (the session written to, which a server backend locks alone).
+        """
         connection = self.connection()
         connection.execute("BEGIN IMMEDIATE")
         try:
@@ -114,7 +123,7 @@ class Database:
         connection.execute("COMMIT")
 
     @contextmanager
-    def read(self) -> Iterator[sqlite3.Connection]:
+    def read(self) -> Iterator[SQLiteConnection]:
         """A read transaction: one consistent snapshot for several queries."""
         connection = self.connection()
         connection.execute("BEGIN")

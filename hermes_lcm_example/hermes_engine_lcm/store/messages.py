@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from typing import Any
 from hermes_core.log import logger
 from hermes_core.messages import ROLES, text_of
 from hermes_core.tokens import estimate_message_tokens
+from hermes_engine_lcm.store.connection import Connection
 from hermes_engine_lcm.store.search import has_cjk
 
 __all__ = [
@@ -180,7 +180,7 @@ class Handed:
         )
 
 
-def _load_handed(db: sqlite3.Connection, session_id: str) -> tuple[int, int, Handed]:
+def _load_handed(db: Connection, session_id: str) -> tuple[int, int, Handed]:
     seq, position, count, head, mid, tail, handed_seq = db.execute(
         "SELECT next_seq, next_position, handed_count, handed_head_fp, handed_mid_fp,"
         " handed_tail_fp, handed_seq FROM sessions WHERE id = ?",
@@ -189,7 +189,7 @@ def _load_handed(db: sqlite3.Connection, session_id: str) -> tuple[int, int, Han
     return seq, position, Handed(count, head, mid, tail, handed_seq)
 
 
-def _save_handed(db: sqlite3.Connection, session_id: str, handed: Handed) -> None:
+def _save_handed(db: Connection, session_id: str, handed: Handed) -> None:
     db.execute(
         "UPDATE sessions SET handed_count = ?, handed_head_fp = ?, handed_mid_fp = ?,"
         " handed_tail_fp = ?, handed_seq = ? WHERE id = ?",
@@ -197,7 +197,7 @@ def _save_handed(db: sqlite3.Connection, session_id: str, handed: Handed) -> Non
     )
 
 
-def remember_handed(db: sqlite3.Connection, session_id: str, messages: Sequence[Any]) -> None:
+def remember_handed(db: Connection, session_id: str, messages: Sequence[Any]) -> None:
     """Record ``messages`` as the list the session's host holds now, its end standing for
     the last stored message.
 
@@ -208,7 +208,7 @@ def remember_handed(db: sqlite3.Connection, session_id: str, messages: Sequence[
     _save_handed(db, session_id, Handed.of(messages, (last[0] if last else 0) - 1))
 
 
-def _stored_after(db: sqlite3.Connection, session_id: str, seq: int, limit: int) -> list[str]:
+def _stored_after(db: Connection, session_id: str, seq: int, limit: int) -> list[str]:
     """Fingerprints of the session's stored messages after ``seq``, in order (at most ``limit``)."""
     rows = db.execute(
         "SELECT fp FROM messages WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?",
@@ -218,7 +218,7 @@ def _stored_after(db: sqlite3.Connection, session_id: str, seq: int, limit: int)
 
 
 def _aligned(
-    db: sqlite3.Connection, session_id: str, candidates: Sequence[Candidate]
+    db: Connection, session_id: str, candidates: Sequence[Candidate]
 ) -> list[Candidate] | None:
     """What of a rebuilt list follows the store's end; None when it does not reach the end.
 
@@ -256,9 +256,7 @@ def _aligned(
     return list(candidates[best_end + 1 :])
 
 
-def _unseen(
-    db: sqlite3.Connection, session_id: str, candidates: Sequence[Candidate]
-) -> list[Candidate]:
+def _unseen(db: Connection, session_id: str, candidates: Sequence[Candidate]) -> list[Candidate]:
     """The candidates that none of the session's recent messages equals (a list that shares
     nothing with the store's end: new messages handed on their own, or another history
     under the same id).
@@ -285,7 +283,7 @@ def _unseen(
 
 
 def ingest(
-    db: sqlite3.Connection,
+    db: Connection,
     session_id: str,
     messages: Sequence[Any],
     skip: Any = None,
@@ -303,7 +301,10 @@ def ingest(
     if not messages:
         return []
     now = time.time()
-    db.execute("INSERT OR IGNORE INTO sessions (id, created_at) VALUES (?, ?)", (session_id, now))
+    db.execute(
+        "INSERT INTO sessions (id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
+        (session_id, now),
+    )
     seq, position, handed = _load_handed(db, session_id)
     if handed.extended_by(messages):
         candidates = _usable(session_id, messages, skip, start=handed.count)
@@ -328,7 +329,7 @@ def ingest(
 
 
 def _store(
-    db: sqlite3.Connection,
+    db: Connection,
     session_id: str,
     fresh: Sequence[Candidate],
     seq: int,
@@ -337,13 +338,12 @@ def _store(
     fts: bool,
 ) -> list[int]:
     """Append ``fresh`` to the session (and its active context); returns the new ids."""
-    first_id = (db.execute("SELECT COALESCE(MAX(id), 0) FROM messages").fetchone()[0]) + 1
+    ids = db.new_ids("messages", len(fresh))
     rows = []
     items = []
-    for offset, candidate in enumerate(fresh):
+    for message_id, (offset, candidate) in zip(ids, enumerate(fresh), strict=True):
         message = candidate.message
         tokens = estimate_message_tokens(message)
-        message_id = first_id + offset
         text = searchable_text(message)
         rows.append(
             (
@@ -366,18 +366,7 @@ def _store(
         rows,
     )
     if fts:
-        last_id = first_id + len(rows) - 1
-        db.execute(
-            "INSERT INTO messages_stem (rowid, text)"
-            " SELECT id, text FROM messages WHERE id BETWEEN ? AND ?",
-            (first_id, last_id),
-        )
-        if any(row[-1] for row in rows):
-            db.execute(
-                "INSERT INTO messages_tri (rowid, text)"
-                " SELECT id, text FROM messages WHERE id BETWEEN ? AND ? AND cjk",
-                (first_id, last_id),
-            )
+        db.index_messages(ids, any(row[-1] for row in rows))
     db.executemany(
         "INSERT INTO context_items (session_id, position, kind, ref_id, tokens)"
         " VALUES (?, ?, ?, ?, ?)",

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from hermes_engine_lcm.store.connection import Connection
 from hermes_engine_lcm.store.messages import storable_text
 
 __all__ = [
@@ -66,7 +66,7 @@ def parse_id(node_id: object) -> tuple[str, int] | None:
     return kind, int(node_id[1:])
 
 
-def active_items(db: sqlite3.Connection, session_id: str) -> list[Item]:
+def active_items(db: Connection, session_id: str) -> list[Item]:
     """The session's active context, in order."""
     return [
         Item(*row)
@@ -78,7 +78,7 @@ def active_items(db: sqlite3.Connection, session_id: str) -> list[Item]:
     ]
 
 
-def load_messages(db: sqlite3.Connection, ids: Sequence[int]) -> dict[int, dict[str, Any]]:
+def load_messages(db: Connection, ids: Sequence[int]) -> dict[int, dict[str, Any]]:
     """The stored messages by id (verbatim, as ingested)."""
     found: dict[int, dict[str, Any]] = {}
     for start in range(0, len(ids), 500):
@@ -91,7 +91,7 @@ def load_messages(db: sqlite3.Connection, ids: Sequence[int]) -> dict[int, dict[
     return found
 
 
-def still_active(db: sqlite3.Connection, session_id: str, items: Sequence[Item]) -> bool:
+def still_active(db: Connection, session_id: str, items: Sequence[Item]) -> bool:
     """Whether every one of ``items`` is still in the session's active context, unchanged."""
     marks = ",".join("?" * len(items))
     current = {
@@ -105,12 +105,12 @@ def still_active(db: sqlite3.Connection, session_id: str, items: Sequence[Item])
     return current == {(i.position, i.kind, i.ref_id) for i in items}
 
 
-def next_summary_id(db: sqlite3.Connection) -> int:
+def next_summary_id(db: Connection) -> int:
     """The id the next summary will get (inside the write transaction that inserts it)."""
-    return int(db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM summaries").fetchone()[0])
+    return db.new_ids("summaries", 1)[0]
 
 
-def load_summaries(db: sqlite3.Connection, ids: Sequence[int]) -> dict[int, SummaryRow]:
+def load_summaries(db: Connection, ids: Sequence[int]) -> dict[int, SummaryRow]:
     """The summaries by id (those that exist)."""
     found: dict[int, SummaryRow] = {}
     for start in range(0, len(ids), 500):
@@ -125,12 +125,12 @@ def load_summaries(db: sqlite3.Connection, ids: Sequence[int]) -> dict[int, Summ
     return found
 
 
-def load_summary(db: sqlite3.Connection, summary_id: int) -> SummaryRow | None:
+def load_summary(db: Connection, summary_id: int) -> SummaryRow | None:
     """One summary by id, or None."""
     return load_summaries(db, [summary_id]).get(summary_id)
 
 
-def summary_children(db: sqlite3.Connection, summary_id: int) -> list[tuple[str, int]]:
+def summary_children(db: Connection, summary_id: int) -> list[tuple[str, int]]:
     return list(
         db.execute(
             "SELECT kind, child_id FROM summary_children WHERE summary_id = ? ORDER BY ord",
@@ -139,7 +139,7 @@ def summary_children(db: sqlite3.Connection, summary_id: int) -> list[tuple[str,
     )
 
 
-def covered_messages(db: sqlite3.Connection, summary_id: int) -> list[int]:
+def covered_messages(db: Connection, summary_id: int) -> list[int]:
     """Every message id under a summary, in conversation order."""
     rows = db.execute(
         """
@@ -157,7 +157,7 @@ def covered_messages(db: sqlite3.Connection, summary_id: int) -> list[int]:
     return [r[0] for r in rows]
 
 
-def covering_summary(db: sqlite3.Connection, kind: str, node_id: int) -> int | None:
+def covering_summary(db: Connection, kind: str, node_id: int) -> int | None:
     """The summary directly above a node, if it was folded into one."""
     row = db.execute(
         "SELECT summary_id FROM summary_children WHERE kind = ? AND child_id = ?", (kind, node_id)
@@ -166,7 +166,7 @@ def covering_summary(db: sqlite3.Connection, kind: str, node_id: int) -> int | N
 
 
 def replace_with_summary(
-    db: sqlite3.Connection,
+    db: Connection,
     session_id: str,
     items: Sequence[Item],
     *,

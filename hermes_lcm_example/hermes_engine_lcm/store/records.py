@@ -7,11 +7,12 @@ SQL; the modules above the store speak in these records.
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
+
+from hermes_engine_lcm.store.connection import Connection
 
 __all__ = [
     "MessageMeta",
@@ -55,7 +56,7 @@ def _chunks(ids: Sequence[int]) -> Iterator[list[int]]:
         yield list(ids[start : start + _CHUNK])
 
 
-def message_meta(db: sqlite3.Connection, ids: Sequence[int]) -> dict[int, MessageMeta]:
+def message_meta(db: Connection, ids: Sequence[int]) -> dict[int, MessageMeta]:
     """The metadata of stored messages by id (ids not stored are absent)."""
     found: dict[int, MessageMeta] = {}
     for chunk in _chunks(ids):
@@ -67,7 +68,7 @@ def message_meta(db: sqlite3.Connection, ids: Sequence[int]) -> dict[int, Messag
     return found
 
 
-def message_sizes(db: sqlite3.Connection, ids: Sequence[int]) -> dict[int, int]:
+def message_sizes(db: Connection, ids: Sequence[int]) -> dict[int, int]:
     """The length in characters of each stored message's JSON body (what a tool sends)."""
     found: dict[int, int] = {}
     for chunk in _chunks(ids):
@@ -79,7 +80,7 @@ def message_sizes(db: sqlite3.Connection, ids: Sequence[int]) -> dict[int, int]:
     return found
 
 
-def messages_at(db: sqlite3.Connection, session_id: str, seqs: Sequence[int]) -> list[MessageMeta]:
+def messages_at(db: Connection, session_id: str, seqs: Sequence[int]) -> list[MessageMeta]:
     """The session's messages at the given seqs (those that exist)."""
     found: list[MessageMeta] = []
     for chunk in _chunks(sorted(set(seqs))):
@@ -95,33 +96,34 @@ def messages_at(db: sqlite3.Connection, session_id: str, seqs: Sequence[int]) ->
     return found
 
 
-def owner_of(db: sqlite3.Connection, kind: str, number: int) -> str | None:
+def owner_of(db: Connection, kind: str, number: int) -> str | None:
     """The session a message (``kind`` "message") or summary belongs to; None if absent."""
     table = "messages" if kind == "message" else "summaries"
     row = db.execute(f"SELECT session_id FROM {table} WHERE id = ?", (number,)).fetchone()
     return None if row is None else str(row[0])
 
 
-def open_session(db: sqlite3.Connection, session_id: str) -> None:
+def open_session(db: Connection, session_id: str) -> None:
     """Record the session if it is new; a known one keeps its state."""
     db.execute(
-        "INSERT OR IGNORE INTO sessions (id, created_at) VALUES (?, ?)", (session_id, time.time())
+        "INSERT INTO sessions (id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
+        (session_id, time.time()),
     )
 
 
-def clear_active_context(db: sqlite3.Connection, session_id: str) -> None:
+def clear_active_context(db: Connection, session_id: str) -> None:
     """Empty the session's active context; its messages and summaries stay stored."""
     db.execute("DELETE FROM context_items WHERE session_id = ?", (session_id,))
 
 
-def session_counts(db: sqlite3.Connection, session_id: str) -> tuple[int, int]:
+def session_counts(db: Connection, session_id: str) -> tuple[int, int]:
     """``(stored messages, summaries)`` of the session."""
     messages = db.execute("SELECT COUNT(*) FROM messages WHERE session_id = ?", (session_id,))
     summaries = db.execute("SELECT COUNT(*) FROM summaries WHERE session_id = ?", (session_id,))
     return int(messages.fetchone()[0]), int(summaries.fetchone()[0])
 
 
-def session_totals(db: sqlite3.Connection, session_id: str) -> SessionTotals:
+def session_totals(db: Connection, session_id: str) -> SessionTotals:
     """The session's stored messages, their tokens, and its summaries per depth."""
     count, tokens = db.execute(
         "SELECT COUNT(*), COALESCE(SUM(tokens), 0) FROM messages WHERE session_id = ?",

@@ -11,9 +11,10 @@ and stores without FTS5, use an escaped ``LIKE`` scan.
 from __future__ import annotations
 
 import re
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from hermes_engine_lcm.store.connection import Connection
 
 __all__ = ["Hit", "has_cjk", "query_words", "ranked_messages", "search"]
 
@@ -176,7 +177,7 @@ _TABLES = {
 
 
 def search(
-    db: sqlite3.Connection,
+    db: Connection,
     kind: str,
     query: str,
     session_ids: Sequence[str] | None,
@@ -247,7 +248,7 @@ def query_words(text: str, limit: int = 64) -> list[str]:
 
 
 def ranked_messages(
-    db: sqlite3.Connection, session_ids: Sequence[str] | None, query: str, limit: int
+    db: Connection, session_ids: Sequence[str] | None, query: str, limit: int
 ) -> list[int]:
     """Ids of the messages most relevant to ``query`` (natural language), best first.
 

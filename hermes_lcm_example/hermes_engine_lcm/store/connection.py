@@ -1,0 +1,80 @@
+"""What the store's queries need of a database connection, whichever the backend.
+
+The store's functions take a :class:`Connection`: ``execute`` with ``?``
+placeholders, ``executemany``, and the two things the backends do their own
+way: handing out new row ids, and adding new messages to the full-text
+indexes. SQLite's connection class (:class:`SQLiteConnection`) has them;
+PostgreSQL's (``store.postgres.connection``) translates the placeholders.
+Full-text search itself differs too much to share: ``store.search`` picks
+the backend's by :attr:`Connection.dialect`.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Literal, Protocol
+
+__all__ = ["Connection", "Rows", "SQLiteConnection"]
+
+Dialect = Literal["sqlite", "postgresql"]
+
+
+class Rows(Protocol):
+    """A cursor over a query's rows (tuples)."""
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+
+class Connection(Protocol):
+    """A connection inside one of the store's transactions."""
+
+    @property
+    def dialect(self) -> Dialect: ...
+
+    def execute(self, sql: str, parameters: Sequence[Any] = ..., /) -> Rows: ...
+
+    def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> Any: ...
+
+    def new_ids(self, table: str, count: int) -> list[int]:
+        """``count`` ids no row of ``table`` has nor will be given to another writer."""
+        ...
+
+    def index_messages(self, ids: Sequence[int], cjk: bool) -> None:
+        """Add just-inserted messages to the full-text indexes (``cjk``: some hold CJK text)."""
+        ...
+
+
+class SQLiteConnection(sqlite3.Connection):
+    """sqlite3's connection with the store's two backend-specific steps.
+
+    SQLite writes one transaction at a time (``BEGIN IMMEDIATE``), so the
+    next ids are the largest plus one, consecutive; the full-text indexes
+    are FTS5 tables filled by one ``INSERT ... SELECT`` per batch.
+    """
+
+    @property
+    def dialect(self) -> Dialect:
+        return "sqlite"
+
+    def new_ids(self, table: str, count: int) -> list[int]:
+        first = int(self.execute(f"SELECT COALESCE(MAX(id), 0) + 1 FROM {table}").fetchone()[0])
+        return list(range(first, first + count))
+
+    def index_messages(self, ids: Sequence[int], cjk: bool) -> None:
+        first, last = min(ids), max(ids)
+        self.execute(
+            "INSERT INTO messages_stem (rowid, text)"
+            " SELECT id, text FROM messages WHERE id BETWEEN ? AND ?",
+            (first, last),
+        )
+        if cjk:
+            self.execute(
+                "INSERT INTO messages_tri (rowid, text)"
+                " SELECT id, text FROM messages WHERE id BETWEEN ? AND ? AND cjk",
+                (first, last),
+            )
