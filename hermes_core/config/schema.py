@@ -13,7 +13,7 @@ from typing import Any
 from hermes_core.config.checks import is_bool, is_fraction, seconds, whole_number
 from hermes_core.config.rules import KeyRule
 from hermes_core.names import ENGINE_NAME_RULE, is_valid_engine_name
-from hermes_core.redaction import describe_secret, is_secret_key
+from hermes_core.redaction import describe_secret, is_secret_key, redact
 
 __all__ = ["HERMES_AGENT_SECTIONS", "KEYS", "SECTIONS", "describe", "rule_for"]
 
@@ -269,10 +269,11 @@ def rule_for(path: str) -> KeyRule:
 
 def describe(value: object, key: str = "") -> str:
     """A short description of a bad value for an error message; never the value of a key
-    whose name says it is a secret (``api_key``, ``token``, ``password``, ...)."""
+    whose name says it is a secret (``api_key``, ``token``, ``password``, ...), nor a secret
+    in the text (a URL's password, a key)."""
     if key and is_secret_key(key):
         return describe_secret(value)
-    text = repr(value)
+    text = redact(repr(value))
     if len(text) > 60:
         text = text[:57] + "..."
     return f"{type(value).__name__} {text}"

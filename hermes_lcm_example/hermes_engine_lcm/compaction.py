@@ -17,8 +17,7 @@ from hermes_core.log import logger
 from hermes_core.tokens import estimate_message_tokens
 from hermes_engine_lcm.render import render_turns
 from hermes_engine_lcm.settings import LCMSettings
-from hermes_engine_lcm.store.connection import Connection
-from hermes_engine_lcm.store.database import Database
+from hermes_engine_lcm.store.connection import Connection, StoreDatabase
 from hermes_engine_lcm.store.nodes import (
     Item,
     active_items,
@@ -193,7 +192,7 @@ class _State:
 
 
 def _read_state(
-    database: Database,
+    database: StoreDatabase,
     session_id: str,
     settings: LCMSettings,
     target_tokens: int,
@@ -220,7 +219,7 @@ def _read_state(
 
 
 def _commit(
-    database: Database, session_id: str, plan: _Plan, text: str, level: str, deadline: float
+    database: StoreDatabase, session_id: str, plan: _Plan, text: str, level: str, deadline: float
 ) -> bool:
     """Replace the plan's items with its summary; False when the context changed under the
     pass (nothing written). Raises :class:`_Late` (rolled back) once ``deadline`` has passed."""
@@ -252,7 +251,7 @@ def _commit(
 
 
 def compact(
-    database: Database,
+    database: StoreDatabase,
     session_id: str,
     settings: LCMSettings,
     llm: LLM | None,

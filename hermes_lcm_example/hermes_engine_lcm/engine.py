@@ -19,9 +19,9 @@ from hermes_engine_lcm.render import SUMMARY_PREFIX, is_lcm_summary
 from hermes_engine_lcm.selection import Shares, active_messages, build_request
 from hermes_engine_lcm.settings import LCMSettings
 from hermes_engine_lcm.store.cache import MessageCache
-from hermes_engine_lcm.store.database import Database
 from hermes_engine_lcm.store.messages import ingest, remember_handed
 from hermes_engine_lcm.store.nodes import active_items
+from hermes_engine_lcm.store.open import open_store
 from hermes_engine_lcm.store.records import clear_active_context, open_session, session_counts
 
 __all__ = ["LCMEngine"]
@@ -52,7 +52,7 @@ class LCMEngine(ContextEngine):
         self.settings = LCMSettings.from_config(config, hermes_config)
         self.threshold_percent = self.settings.threshold
         home = Path(hermes_home).expanduser() if hermes_home else Path("~/.hermes").expanduser()
-        self.database = Database(self.settings.database_path(home))
+        self.database = open_store(self.settings, home)
         self.llm = llm
         self.cooldown = FailureCooldown()  # shared by the passes of every session
         self._session = "default"
@@ -252,7 +252,8 @@ class LCMEngine(ContextEngine):
             session_id=self._session,
             stored_messages=stored,
             summaries=summaries,
-            database=str(self.database.path),
+            database=self.database.location,
+            backend=self.database.backend,
             full_text_search=self.database.fts,
             llm_cooldown_seconds=self.cooldown.remaining(),
             summary_prefix=SUMMARY_PREFIX,

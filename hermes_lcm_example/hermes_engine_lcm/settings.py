@@ -19,6 +19,8 @@ from hermes_core.config import (
 
 __all__ = ["RULES", "LCMSettings"]
 
+_URL_SCHEMES = ("postgresql://", "postgres://")
+
 #: The keys of ``lcm:``.
 RULES: tuple[KeyRule, ...] = (
     KeyRule(
@@ -27,6 +29,30 @@ RULES: tuple[KeyRule, ...] = (
         "a file path",
         None,
         "The SQLite file of the store; default $HERMES_HOME/lcm/lcm.db.",
+    ),
+    KeyRule(
+        "lcm.database_url",
+        lambda v: v is None or (isinstance(v, str) and v.startswith(_URL_SCHEMES)),
+        "a postgresql:// URL",
+        None,
+        "A PostgreSQL server for the store, shared by every worker that names it "
+        "(postgresql://user@host:5432/dbname); instead of the SQLite file. Better kept out of "
+        "this file when it holds a password: see database_url_env.",
+    ),
+    KeyRule(
+        "lcm.database_url_env",
+        lambda v: isinstance(v, str) and v.isidentifier(),
+        "the name of an environment variable",
+        "HERMES_LCM_DATABASE_URL",
+        "The environment variable whose postgresql:// URL is used when database_url is not set "
+        "(so that no password sits in config.yaml).",
+    ),
+    KeyRule(
+        "lcm.pool_size",
+        whole_number(1),
+        "a whole number, 1 or more",
+        4,
+        "Connections each engine keeps to the PostgreSQL server at most.",
     ),
     KeyRule(
         "lcm.threshold",
@@ -110,6 +136,9 @@ class LCMSettings:
     """Checked LCM settings; build them with :meth:`from_config` (defaults: RULES)."""
 
     database: str | None
+    database_url: str | None
+    database_url_env: str
+    pool_size: int
     threshold: float
     fresh_tail_messages: int
     leaf_chunk_tokens: int
@@ -133,6 +162,14 @@ class LCMSettings:
         naming every bad key is raised.
         """
         return cls(**read_section("lcm", RULES, config, hermes_config))
+
+    def server_url(self, environ: Mapping[str, str]) -> str | None:
+        """The PostgreSQL URL of the store: ``database_url``, else the variable named by
+        ``database_url_env`` when it holds one; None for the SQLite file."""
+        if self.database_url:
+            return self.database_url
+        value = environ.get(self.database_url_env, "").strip()
+        return value or None
 
     def database_path(self, hermes_home: Path) -> Path:
         """Where the database lives."""

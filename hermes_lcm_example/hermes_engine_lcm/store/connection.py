@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
 from typing import Any, Literal, Protocol
 
-__all__ = ["Connection", "Rows", "SQLiteConnection"]
+__all__ = ["Connection", "Rows", "SQLiteConnection", "StoreDatabase"]
 
 Dialect = Literal["sqlite", "postgresql"]
 
@@ -47,6 +48,29 @@ class Connection(Protocol):
     def index_messages(self, ids: Sequence[int], cjk: bool) -> None:
         """Add just-inserted messages to the full-text indexes (``cjk``: some hold CJK text)."""
         ...
+
+
+class StoreDatabase(Protocol):
+    """A store's database, whichever the backend: transactions, and what ``status()`` shows."""
+
+    #: "sqlite" or "postgresql".
+    backend: str
+    #: Where the store is, with no secret in it (a file path, or a URL without password).
+    location: str
+    #: Whether full-text indexes exist (on SQLite they need FTS5).
+    fts: bool
+
+    def read(self) -> AbstractContextManager[Connection]:
+        """A read transaction: one consistent snapshot."""
+        ...
+
+    def write(self, session_id: str | None = None) -> AbstractContextManager[Connection]:
+        """A write transaction; two writers of one session never overlap."""
+        ...
+
+    def checkpoint(self) -> None: ...
+
+    def close(self) -> None: ...
 
 
 class SQLiteConnection(sqlite3.Connection):

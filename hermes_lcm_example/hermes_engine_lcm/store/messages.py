@@ -23,7 +23,7 @@ from hermes_core.log import logger
 from hermes_core.messages import ROLES, text_of
 from hermes_core.tokens import estimate_message_tokens
 from hermes_engine_lcm.store.connection import Connection
-from hermes_engine_lcm.store.search import has_cjk
+from hermes_engine_lcm.store.search_rules import has_cjk
 
 __all__ = [
     "Handed",
@@ -57,7 +57,10 @@ def encode(message: dict[str, Any]) -> str:
 
 
 def storable_text(text: str) -> str:
-    """``text`` as SQLite can index it: anything not encodable as UTF-8 becomes U+FFFD."""
+    """``text`` as every backend can index it: anything not encodable as UTF-8, and NUL
+    (which PostgreSQL's text cannot hold), becomes U+FFFD."""
+    if "\x00" in text:
+        text = text.replace("\x00", "\ufffd")
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:

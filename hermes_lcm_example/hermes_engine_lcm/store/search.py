@@ -1,173 +1,26 @@
-"""Full-text search that treats every query as literal text.
+"""Full-text search that treats every query as literal text, on either backend.
 
-Words go to the index as quoted strings (so quotes, ``*``, ``NEAR``, ``OR`` and
-parentheses are just characters): for messages the stemmed index, without
-English function words, so a question in plain language ranks by what it is
-about; for summaries the unicode61 index. Substrings and CJK text go to the
-trigram index as one quoted phrase; queries shorter than three characters,
-and stores without FTS5, use an escaped ``LIKE`` scan.
+On SQLite, words go to FTS5 as quoted strings (so quotes, ``*``, ``NEAR``,
+``OR`` and parentheses are just characters): for messages the stemmed index,
+without English function words, so a question in plain language ranks by
+what it is about; for summaries the unicode61 index. Substrings and CJK text
+go to the trigram index as one quoted phrase; queries shorter than three
+characters, and stores without FTS5, use an escaped ``LIKE`` scan. On
+PostgreSQL the same rules run on tsvector and pg_trgm (``store.postgres.search``).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from hermes_engine_lcm.store.connection import Connection
+from hermes_engine_lcm.store.search_rules import CJK, WORD, Hit, like_pattern, query_words
 
-__all__ = ["Hit", "has_cjk", "query_words", "ranked_messages", "search"]
-
-_WORD = re.compile(r"\w+", re.UNICODE)
-#: English function words (articles, pronouns, auxiliaries, prepositions,
-#: conjunctions, question words, contraction tails): they say nothing about
-#: what a message is about, so a query ranks by its other words.
-_STOP_WORDS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "and",
-        "or",
-        "but",
-        "if",
-        "then",
-        "than",
-        "so",
-        "as",
-        "at",
-        "by",
-        "for",
-        "from",
-        "in",
-        "into",
-        "of",
-        "on",
-        "onto",
-        "out",
-        "over",
-        "to",
-        "up",
-        "with",
-        "about",
-        "after",
-        "before",
-        "between",
-        "under",
-        "again",
-        "once",
-        "here",
-        "there",
-        "when",
-        "where",
-        "why",
-        "how",
-        "what",
-        "which",
-        "who",
-        "whom",
-        "whose",
-        "this",
-        "that",
-        "these",
-        "those",
-        "am",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "being",
-        "have",
-        "has",
-        "had",
-        "having",
-        "do",
-        "does",
-        "did",
-        "doing",
-        "would",
-        "should",
-        "could",
-        "can",
-        "will",
-        "shall",
-        "may",
-        "might",
-        "must",
-        "i",
-        "me",
-        "my",
-        "myself",
-        "we",
-        "our",
-        "ours",
-        "us",
-        "you",
-        "your",
-        "yours",
-        "he",
-        "him",
-        "his",
-        "she",
-        "her",
-        "hers",
-        "it",
-        "its",
-        "they",
-        "them",
-        "their",
-        "theirs",
-        "not",
-        "no",
-        "nor",
-        "only",
-        "own",
-        "same",
-        "too",
-        "very",
-        "just",
-        "also",
-        "such",
-        "some",
-        "any",
-        "all",
-        "both",
-        "each",
-        "other",
-        "s",
-        "t",
-        "d",
-        "ll",
-        "re",
-        "ve",
-        "m",
-    ]
-)
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
-
-
-@dataclass(frozen=True)
-class Hit:
-    kind: str  # "message" or "summary"
-    id: int
-    session_id: str
-    text: str
-    order: int  # seq for messages, last_seq for summaries
-
-
-def has_cjk(text: str) -> bool:
-    """Whether ``text`` holds characters of a script written without spaces between words."""
-    return _CJK.search(text) is not None
+__all__ = ["Hit", "ranked_messages", "search"]
 
 
 def _quote(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
-
-
-def _like(text: str) -> str:
-    return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
 
 _TABLES = {
@@ -192,6 +45,10 @@ def search(
     ``limit``, documents with any of the words (best ranked) follow.
     ``any_word`` skips the every-word round.
     """
+    if db.dialect == "postgresql":
+        from hermes_engine_lcm.store.postgres import search as postgres
+
+        return postgres.search(db, kind, query, session_ids, limit, recency, any_word)
     table, order = _TABLES[kind]
     where, params = "", []
     if session_ids is not None:
@@ -207,13 +64,13 @@ def search(
                 hits[row[0]] = Hit(kind, row[0], row[1], row[2], row[3])
 
     ranking = "f.rowid DESC" if recency else "f.rank"
-    words = list(dict.fromkeys(_WORD.findall(text)))
+    words = list(dict.fromkeys(WORD.findall(text)))
     # messages rank over stemmed words without function words ("painted" finds "painting",
     # "what" finds nothing); a query of function words alone keeps them all
     index = f"{table}_fts"
     if kind == "message":
         index, words = "messages_stem", query_words(text) or words
-    if fts and words and not _CJK.search(text):
+    if fts and words and not CJK.search(text):
         rounds = [" OR ".join(_quote(w) for w in words)]
         if not any_word and len(words) > 1:
             rounds.insert(0, " ".join(_quote(w) for w in words))
@@ -225,26 +82,19 @@ def search(
                 f" ORDER BY {ranking} LIMIT ?",
                 [match, *params, limit],
             )
-    if len(hits) < limit and fts and len(text) >= 3 and _CJK.search(text):
+    if len(hits) < limit and fts and len(text) >= 3 and CJK.search(text):
         run(
             f"{select} JOIN {table}_tri f ON f.rowid = t.id WHERE {table}_tri MATCH ?{where}"
             f" ORDER BY {ranking} LIMIT ?",
             [_quote(text), *params, limit],
         )
-    scan = not fts or (_CJK.search(text) and len(text) < 3) or not words
+    scan = not fts or (CJK.search(text) and len(text) < 3) or not words
     if len(hits) < limit and scan and text:
         run(
             f"{select} WHERE t.text LIKE ? ESCAPE '\\'{where} ORDER BY t.{order} DESC LIMIT ?",
-            [_like(text), *params, limit],
+            [like_pattern(text), *params, limit],
         )
     return list(hits.values())
-
-
-def query_words(text: str, limit: int = 64) -> list[str]:
-    """The words of a natural-language query that say what it is about: lowercased, without
-    function words, each once, in order (at most ``limit``)."""
-    words = [w for w in _WORD.findall(text.lower()) if w not in _STOP_WORDS]
-    return list(dict.fromkeys(words))[:limit]
 
 
 def ranked_messages(
@@ -256,6 +106,10 @@ def ranked_messages(
     (each quoted: the query is literal); an empty list when the query has no
     such words or the store has no full-text index.
     """
+    if db.dialect == "postgresql":
+        from hermes_engine_lcm.store.postgres import search as postgres
+
+        return postgres.ranked_messages(db, session_ids, query, limit)
     words = query_words(query)
     if not words:
         return []

@@ -1,0 +1,45 @@
+"""Opening the store named by the settings: a PostgreSQL server, or the SQLite file."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from hermes_core.log import logger
+from hermes_engine_lcm.settings import LCMSettings
+from hermes_engine_lcm.store.connection import StoreDatabase
+from hermes_engine_lcm.store.database import Database
+
+__all__ = ["MissingDriverError", "open_store"]
+
+
+class MissingDriverError(RuntimeError):
+    """A PostgreSQL store is configured but psycopg is not installed."""
+
+
+def open_store(settings: LCMSettings, hermes_home: Path) -> StoreDatabase:
+    """The store: on the server of ``lcm.database_url`` (or of the variable named by
+    ``lcm.database_url_env``), else in the SQLite file of ``lcm.database``."""
+    url = settings.server_url(os.environ)
+    if url is None:
+        return Database(settings.database_path(hermes_home))
+    if not url.startswith(("postgresql://", "postgres://")):
+        raise ValueError(
+            f"${settings.database_url_env} holds no postgresql:// URL; set it to one "
+            "(postgresql://user@host:5432/dbname) or unset it to use the SQLite file"
+        )
+    try:
+        from hermes_engine_lcm.store.postgres.database import PostgresDatabase, redact
+    except ImportError:
+        raise MissingDriverError(
+            "lcm: a PostgreSQL store is configured but psycopg is not installed: "
+            "pip install 'hermes-engine-lcm[postgres]'"
+        ) from None
+    if settings.database_url and ":" in settings.database_url.split("@")[0].split("//", 1)[-1]:
+        logger.warning(
+            "lcm.password_in_config",
+            database=redact(url),
+            hint=f"move the URL to the environment variable {settings.database_url_env} and "
+            "remove lcm.database_url from config.yaml",
+        )
+    return PostgresDatabase(url, pool_size=settings.pool_size)

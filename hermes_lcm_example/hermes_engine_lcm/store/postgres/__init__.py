@@ -1,0 +1,1 @@
+"""The store on a PostgreSQL server (the ``postgres`` extra: psycopg 3 and its pool)."""

@@ -1,0 +1,53 @@
+"""A psycopg connection that speaks the store's ``Connection`` protocol."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import psycopg
+
+from hermes_engine_lcm.store.connection import Dialect, Rows
+
+__all__ = ["PostgresConnection"]
+
+_translated: dict[str, str] = {}
+
+
+def _sql(query: str) -> str:
+    """``?`` placeholders as psycopg's ``%s`` (a literal ``%`` doubled); the store's SQL
+    holds no ``?`` inside a string literal."""
+    found = _translated.get(query)
+    if found is None:
+        found = query.replace("%", "%%").replace("?", "%s")
+        if len(_translated) < 4_096:
+            _translated[query] = found
+    return found
+
+
+class PostgresConnection:
+    """One pooled connection, inside a transaction the database opened."""
+
+    def __init__(self, connection: psycopg.Connection[Any]) -> None:
+        self.raw = connection
+
+    @property
+    def dialect(self) -> Dialect:
+        return "postgresql"
+
+    def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Rows:
+        return self.raw.execute(_sql(sql), parameters)
+
+    def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> Any:
+        with self.raw.cursor() as cursor:
+            cursor.executemany(_sql(sql), parameters)
+
+    def new_ids(self, table: str, count: int) -> list[int]:
+        rows = self.raw.execute(
+            f"SELECT nextval('{table}_id_seq') FROM generate_series(1, %s)",
+            (count,),
+        )
+        return [int(row[0]) for row in rows]
+
+    def index_messages(self, ids: Sequence[int], cjk: bool) -> None:
+        """Nothing to do: the ``words`` column and the GIN indexes follow every insert."""

@@ -1,0 +1,178 @@
+"""The store on a PostgreSQL server: a connection pool, per-session write locks, migrations.
+
+Many workers (threads, processes, machines) share one database. How they
+stay out of each other's way:
+
+* every write transaction first takes a transaction-scoped advisory lock on
+  its session (``pg_advisory_xact_lock(LOCK_SESSION, hashtext(session_id))``):
+  two writers of one session take turns, writers of different sessions run
+  side by side; the lock goes with the transaction (commit, rollback, or a
+  connection dropped by a killed worker), so it can never be left behind;
+* ids come from sequences, never from ``MAX(id) + 1``;
+* ingest decides what is new after taking the lock, so a message handed to
+  two workers at once is stored once;
+* a compaction pass summarises with no lock held, then, under the lock,
+  checks that what it summarised is still the active context and writes the
+  summary, its children and the new active context in one transaction: a
+  concurrent ingest is never lost, and a pass killed part-way leaves nothing;
+* reads run in a ``REPEATABLE READ READ ONLY`` transaction: one snapshot;
+* migrations run under a lock of their own (``LOCK_MIGRATIONS``): ten
+  workers starting together apply each migration once.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+from psycopg.conninfo import conninfo_to_dict
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from hermes_core.log import logger
+from hermes_engine_lcm.store.postgres.connection import PostgresConnection
+from hermes_engine_lcm.store.postgres.schema import MIGRATIONS
+
+__all__ = ["LOCK_MIGRATIONS", "LOCK_SESSION", "PostgresDatabase", "StoreConnectionError", "redact"]
+
+#: The advisory-lock class ids of the store ("LCMS", "LCMM" in ASCII).
+LOCK_SESSION = 0x4C434D53
+LOCK_MIGRATIONS = 0x4C434D4D
+#: Seconds to wait for a connection from the pool, then fail with a clear error.
+POOL_TIMEOUT = 30.0
+CONNECT_TIMEOUT = 10
+
+
+class StoreConnectionError(RuntimeError):
+    """The PostgreSQL server named by ``lcm.database_url`` cannot be reached or used."""
+
+
+def redact(url: str) -> str:
+    """Where ``url`` points, without its password: ``postgresql://user@host:port/dbname``."""
+    try:
+        parts = conninfo_to_dict(url)
+    except psycopg.ProgrammingError:
+        return "postgresql://(unreadable URL)"
+    user = f"{parts['user']}@" if parts.get("user") else ""
+    host = str(parts.get("host") or "localhost")
+    port = f":{parts['port']}" if parts.get("port") else ""
+    return f"postgresql://{user}{host}{port}/{parts.get('dbname') or ''}"
+
+
+def _failure(exc: psycopg.Error) -> str:
+    """What went wrong, in words that hold no secret: the server's own message when it sent
+    one (it never quotes the connection string), else only the error's class."""
+    primary = exc.diag.message_primary
+    state = f" (SQLSTATE {exc.sqlstate})" if exc.sqlstate else ""
+    return f"{type(exc).__name__}{state}" + (f": {primary}" if primary else "")
+
+
+class PostgresDatabase:
+    """The store on a PostgreSQL server; thread-safe, one pool per instance."""
+
+    backend = "postgresql"
+    #: Full-text search is always there (tsvector and pg_trgm).
+    fts = True
+
+    def __init__(self, url: str, pool_size: int = 4) -> None:
+        self.location = redact(url)
+        self._url = url
+        self._pool: ConnectionPool[psycopg.Connection[Any]] | None = None
+        self._pool_size = pool_size
+        self._lock = threading.Lock()
+        self._migrate()
+
+    def _open(self) -> ConnectionPool[psycopg.Connection[Any]]:
+        with self._lock:
+            if self._pool is None:
+                self._pool = ConnectionPool(
+                    self._url,
+                    min_size=1,
+                    max_size=self._pool_size,
+                    kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT},
+                    timeout=POOL_TIMEOUT,
+                    name="lcm",
+                    open=False,
+                )
+                try:
+                    self._pool.open(wait=True, timeout=POOL_TIMEOUT)
+                except PoolTimeout:
+                    self._pool.close()
+                    self._pool = None
+                    raise StoreConnectionError(
+                        f"lcm: no connection to the PostgreSQL store at {self.location} within "
+                        f"{POOL_TIMEOUT:.0f} s: check that the server is up, that the URL in "
+                        "lcm.database_url (or the variable named by lcm.database_url_env) is "
+                        "right, and the server's log for refused logins"
+                    ) from None
+            return self._pool
+
+    @contextmanager
+    def _transaction(self, read_only: bool) -> Iterator[PostgresConnection]:
+        pool = self._open()
+        try:
+            with pool.connection() as raw, raw.transaction():
+                if read_only:
+                    raw.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                yield PostgresConnection(raw)
+        except PoolTimeout:
+            raise StoreConnectionError(
+                f"lcm: every connection of the pool to {self.location} stayed busy for "
+                f"{POOL_TIMEOUT:.0f} s; raise lcm.pool_size or the server's max_connections"
+            ) from None
+
+    @contextmanager
+    def write(self, session_id: str | None = None) -> Iterator[PostgresConnection]:
+        """A write transaction holding ``session_id``'s lock: committed when the block ends,
+        rolled back if it raises."""
+        with self._transaction(read_only=False) as db:
+            if session_id is not None:
+                db.raw.execute(
+                    "SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (LOCK_SESSION, session_id)
+                )
+            yield db
+
+    @contextmanager
+    def read(self) -> Iterator[PostgresConnection]:
+        """A read transaction: one consistent snapshot for several queries."""
+        with self._transaction(read_only=True) as db:
+            yield db
+
+    def checkpoint(self) -> None:
+        """Nothing to do: the server checkpoints its own write-ahead log."""
+
+    def close(self) -> None:
+        """Close the pool (a later call opens a new one)."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.close()
+
+    def schema_version(self) -> int:
+        with self.read() as db:
+            row = db.execute("SELECT version FROM lcm_schema").fetchone()
+        return int(row[0])
+
+    def _migrate(self) -> None:
+        try:
+            with self._transaction(read_only=False) as db:
+                db.raw.execute("SELECT pg_advisory_xact_lock(%s, 0)", (LOCK_MIGRATIONS,))
+                db.raw.execute("CREATE TABLE IF NOT EXISTS lcm_schema (version INTEGER NOT NULL)")
+                row = db.raw.execute("SELECT version FROM lcm_schema").fetchone()
+                if row is None:
+                    db.raw.execute("INSERT INTO lcm_schema (version) VALUES (0)")
+                version = int(row[0]) if row else 0
+                for number, script in enumerate(MIGRATIONS, start=1):
+                    if version < number:
+                        db.raw.execute(script.encode())  # several statements, no parameters
+                        db.raw.execute("UPDATE lcm_schema SET version = %s", (number,))
+                        logger.info("lcm.migrated", database=self.location, version=number)
+        except psycopg.Error as exc:
+            self.close()
+            raise StoreConnectionError(
+                f"lcm: could not prepare the PostgreSQL store at {self.location}: "
+                f"{_failure(exc)}; the URL's user needs CREATE on the database (and the "
+                "pg_trgm extension must be installable: Debian's postgresql package has it)"
+            ) from None

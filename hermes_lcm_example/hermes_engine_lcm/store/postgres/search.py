@@ -1,0 +1,108 @@
+"""Full-text search on PostgreSQL, with the same rules as on SQLite (``store.search``).
+
+Every query is literal: its words (``\\w+``, so no tsquery operator can be in
+one) are joined by ``&`` (every word) or ``|`` (any word) and parsed by
+``to_tsquery`` with the column's configuration (``english``: stemmed, as
+SQLite's porter index; ``simple`` for summaries). Relevance is ``ts_rank``
+over the stored ``tsvector``, computed for the latest :data:`RANK_WINDOW`
+matches at most, so a word found in half a million messages costs a bounded
+amount. CJK text is searched as a substring (``LIKE``) on the rows that hold
+such text, which the ``pg_trgm`` index serves; short queries and queries
+with no word are an escaped ``LIKE`` scan, as on SQLite.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from hermes_engine_lcm.store.connection import Connection
+from hermes_engine_lcm.store.search_rules import CJK, WORD, Hit, like_pattern, query_words
+
+__all__ = ["ranked_messages", "search"]
+
+#: The latest matches of a query ranked by relevance, at most.
+RANK_WINDOW = 5_000
+
+_TABLES = {
+    "message": ("messages", "seq", "english"),
+    "summary": ("summaries", "last_seq", "simple"),
+}
+
+
+def _scope(session_ids: Sequence[str] | None) -> tuple[str, list[object]]:
+    if session_ids is None:
+        return "", []
+    return " AND t.session_id = ANY(?)", [list(session_ids)]
+
+
+def search(
+    db: Connection,
+    kind: str,
+    query: str,
+    session_ids: Sequence[str] | None,
+    limit: int,
+    recency: bool,
+    any_word: bool = False,
+) -> list[Hit]:
+    """Up to ``limit`` hits of ``kind`` for ``query`` (see ``store.search.search``)."""
+    table, order, config = _TABLES[kind]
+    where, params = _scope(session_ids)
+    text = query.strip()
+    hits: dict[int, Hit] = {}
+
+    def run(sql: str, args: list[object]) -> None:
+        for row in db.execute(sql, args):
+            if row[0] not in hits and len(hits) < limit:
+                hits[row[0]] = Hit(kind, row[0], row[1], row[2], row[3])
+
+    words = list(dict.fromkeys(WORD.findall(text)))
+    if kind == "message":
+        words = query_words(text) or words
+    cjk = CJK.search(text) is not None
+    if words and not cjk:
+        rounds = [" | ".join(words)]
+        if not any_word and len(words) > 1:
+            rounds.insert(0, " & ".join(words))
+        for match in rounds:
+            if len(hits) >= limit:
+                break
+            ranking = "id DESC" if recency else "ts_rank(words, q) DESC, id DESC"
+            run(
+                f"SELECT id, session_id, text, {order} FROM ("
+                f" SELECT t.id, t.session_id, t.text, t.{order}, t.words"
+                f" FROM {table} t WHERE t.words @@ to_tsquery('{config}', ?){where}"
+                f" ORDER BY t.id DESC LIMIT {RANK_WINDOW}) m,"
+                f" to_tsquery('{config}', ?) q ORDER BY {ranking} LIMIT ?",
+                [match, *params, match, limit],
+            )
+    function_words_only = kind == "message" and not query_words(text)
+    if len(hits) < limit and text and (cjk or not words or function_words_only):
+        # substrings: CJK text (the trigram index holds the rows with such text), queries
+        # with no word, and queries of function words alone (the dictionary drops them)
+        only_cjk = " AND t.cjk = 1" if cjk and kind == "message" else ""
+        run(
+            f"SELECT t.id, t.session_id, t.text, t.{order} FROM {table} t"
+            f" WHERE t.text LIKE ? ESCAPE '\\'{only_cjk}{where} ORDER BY t.{order} DESC LIMIT ?",
+            [like_pattern(text), *params, limit],
+        )
+    return list(hits.values())
+
+
+def ranked_messages(
+    db: Connection, session_ids: Sequence[str] | None, query: str, limit: int
+) -> list[int]:
+    """Ids of the messages most relevant to ``query`` (natural language), best first."""
+    words = query_words(query)
+    if not words:
+        return []
+    where, params = _scope(session_ids)
+    match = " | ".join(words)
+    rows = db.execute(
+        "SELECT id FROM ("
+        " SELECT t.id, t.words FROM messages t"
+        f" WHERE t.words @@ to_tsquery('english', ?){where}"
+        f" ORDER BY t.id DESC LIMIT {RANK_WINDOW}) m,"
+        " to_tsquery('english', ?) q ORDER BY ts_rank(words, q) DESC, id DESC LIMIT ?",
+        [match, *params, match, limit],
+    )
+    return [row[0] for row in rows]

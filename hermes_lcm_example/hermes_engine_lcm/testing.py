@@ -1,0 +1,177 @@
+"""A throwaway PostgreSQL server for tests and benchmarks of the PostgreSQL store.
+
+:class:`PostgresServer` runs Debian's (or any) PostgreSQL binaries on a
+temporary data directory and a free port on 127.0.0.1, and removes both when
+stopped. PostgreSQL refuses to run as root: under root the server runs as an
+unprivileged user (``nobody`` unless ``HERMES_POSTGRES_USER`` names another).
+The binaries are found in ``HERMES_POSTGRES_BIN``, else the newest
+``/usr/lib/postgresql/<version>/bin``, else on ``PATH``.
+
+Logins over TCP need the password (scram-sha-256), so a URL with a password
+in it is exercised for real; :attr:`PostgresServer.url` carries it.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+__all__ = ["PostgresServer", "PostgresUnavailable", "find_binaries"]
+
+
+class PostgresUnavailable(RuntimeError):
+    """No PostgreSQL binaries here (install Debian's ``postgresql`` package)."""
+
+
+def find_binaries() -> Path:
+    """The folder holding ``initdb`` and ``postgres``."""
+    named = os.environ.get("HERMES_POSTGRES_BIN")
+    candidates = [named] if named else []
+    candidates += sorted(
+        glob.glob("/usr/lib/postgresql/*/bin"), key=lambda p: int(p.split("/")[-2]), reverse=True
+    )
+    initdb = shutil.which("initdb")
+    if initdb:
+        candidates.append(str(Path(initdb).parent))
+    for folder in candidates:
+        if (Path(folder) / "initdb").exists() and (Path(folder) / "postgres").exists():
+            return Path(folder)
+    raise PostgresUnavailable(
+        "no PostgreSQL binaries (initdb, postgres) in $HERMES_POSTGRES_BIN, "
+        "/usr/lib/postgresql/*/bin or PATH: apt-get install postgresql"
+    )
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class PostgresServer:
+    """One PostgreSQL server; ``start()``, then ``url(dbname)`` / ``create_database()``."""
+
+    def __init__(self, durable: bool = False) -> None:
+        #: False: fsync and synchronous commit off (tests); True: the server's defaults.
+        self.durable = durable
+        self.password = secrets.token_urlsafe(12)
+        self.port = 0
+        self.folder: Path | None = None
+        self._process: subprocess.Popen[bytes] | None = None
+        self._user: str | None = None
+        self._created = 0
+
+    def _run(self, *command: str) -> None:
+        subprocess.run(
+            command, check=True, user=self._user, capture_output=True, cwd=self.folder or "/"
+        )
+
+    def start(self) -> PostgresServer:
+        binaries = find_binaries()
+        self.folder = Path(tempfile.mkdtemp(prefix="hermes-postgres-"))
+        if os.geteuid() == 0:  # PostgreSQL will not run as root
+            self._user = os.environ.get("HERMES_POSTGRES_USER", "nobody")
+            shutil.chown(self.folder, user=self._user)
+        password_file = self.folder / "password"
+        password_file.write_text(self.password)
+        if self._user:
+            shutil.chown(password_file, user=self._user)
+        data = self.folder / "data"
+        self._run(
+            str(binaries / "initdb"),
+            "-D",
+            str(data),
+            "-U",
+            "postgres",
+            "--auth-local=trust",
+            "--auth-host=scram-sha-256",
+            f"--pwfile={password_file}",
+            "-E",
+            "UTF8",
+            "--locale=C.UTF-8",
+        )
+        self.port = _free_port()
+        settings = ["-c", "max_connections=300", "-c", "listen_addresses=127.0.0.1"]
+        if not self.durable:
+            settings += ["-c", "fsync=off", "-c", "synchronous_commit=off"]
+        self._process = subprocess.Popen(
+            [
+                str(binaries / "postgres"),
+                "-D",
+                str(data),
+                "-p",
+                str(self.port),
+                "-k",
+                str(self.folder),
+                *settings,
+            ],
+            user=self._user,
+            stdout=subprocess.DEVNULL,
+            stderr=open(self.folder / "server.log", "wb"),  # noqa: SIM115 (the server's)
+            cwd=self.folder,
+        )
+        self._wait_ready()
+        return self
+
+    def _wait_ready(self, seconds: float = 60.0) -> None:
+        import psycopg
+
+        until = time.monotonic() + seconds
+        while True:
+            try:
+                psycopg.connect(self.url("postgres"), connect_timeout=2).close()
+                return
+            except psycopg.OperationalError:
+                if self._process is not None and self._process.poll() is not None:
+                    raise RuntimeError(f"PostgreSQL exited: see {self.folder}/server.log") from None
+                if time.monotonic() > until:
+                    raise
+                time.sleep(0.1)
+
+    def url(self, dbname: str = "postgres") -> str:
+        return f"postgresql://postgres:{self.password}@127.0.0.1:{self.port}/{dbname}"
+
+    def create_database(self, prefix: str = "lcm") -> str:
+        """A new empty database; its URL."""
+        import psycopg
+
+        self._created += 1
+        name = f"{prefix}_{os.getpid()}_{self._created}"
+        with psycopg.connect(self.url("postgres"), autocommit=True) as admin:
+            admin.execute(f'CREATE DATABASE "{name}"')  # type: ignore[arg-type]
+        return self.url(name)
+
+    def sql(self, dbname: str, query: str, *params: Any) -> list[tuple[Any, ...]]:
+        """Run one statement on ``dbname`` as the superuser; its rows."""
+        import psycopg
+
+        with psycopg.connect(self.url(dbname), autocommit=True) as connection:
+            cursor = connection.execute(query.encode(), params or None)
+            return list(cursor) if cursor.description else []
+
+    def stop(self) -> None:
+        if self._process is not None:
+            self._process.terminate()  # "smart" would wait for clients; SIGTERM is "fast"
+            try:
+                self._process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait()
+            self._process = None
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            self.folder = None
+
+    def __enter__(self) -> PostgresServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
