@@ -146,7 +146,7 @@ class PostgresServer:
         self._created += 1
         name = f"{prefix}_{os.getpid()}_{self._created}"
         with psycopg.connect(self.url("postgres"), autocommit=True) as admin:
-            admin.execute(f'CREATE DATABASE "{name}"')  # type: ignore[arg-type]
+            admin.execute(f'CREATE DATABASE "{name}"')
         return self.url(name)
 
     def sql(self, dbname: str, query: str, *params: Any) -> list[tuple[Any, ...]]:

@@ -10,6 +10,7 @@ import pytest
 from hermes_engine_lcm import LCMEngine
 
 from hermes_core.testing.conversations import sample_conversation
+from tests.lcm.sql import sql
 
 
 def test_select_context_gives_fresh_copies_each_time(make_lcm: Callable[..., LCMEngine]) -> None:
@@ -43,11 +44,7 @@ def test_a_huge_message_comes_back_in_pages_under_the_cap(
     history = sample_conversation(1)
     history[3] = {**history[3], "content": HUGE}
     engine.on_turn_complete(history)
-    found = (
-        engine.database.connection()
-        .execute("SELECT id FROM messages WHERE role = 'tool'")
-        .fetchone()[0]
-    )
+    found = sql(engine).execute("SELECT id FROM messages WHERE role = 'tool'").fetchone()[0]
     text, page, pages = "", 0, None
     while page is not None:
         raw = engine.handle_tool_call(

@@ -10,7 +10,6 @@ from collections.abc import Callable
 from hermes_engine_lcm import LCMEngine
 from hermes_engine_lcm.compaction import compact
 from hermes_engine_lcm.render import SUMMARY_PREFIX
-from hermes_engine_lcm.store.nodes import active_items
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
@@ -18,14 +17,11 @@ from hermes_core import validate_messages
 from hermes_core.llm import AuxiliaryLLMConfig, ChatClient
 from hermes_core.testing.conversations import sample_conversation
 from hermes_core.tokens import estimate_tokens
+from tests.lcm.sql import active, sql
 
 
 def summaries(engine: LCMEngine) -> list[tuple[int, int, str, str]]:
-    return list(
-        engine.database.connection().execute(
-            "SELECT id, depth, level, text FROM summaries ORDER BY id"
-        )
-    )
+    return list(sql(engine).execute("SELECT id, depth, level, text FROM summaries ORDER BY id"))
 
 
 def test_leaf_passes_fold_the_oldest_messages_and_keep_the_fresh_tail(
@@ -63,7 +59,7 @@ def test_summaries_condense_fanin_at_a_time_into_the_next_depth(
     engine.compress(sample_conversation(60))
     depths = [depth for _, depth, _, _ in summaries(engine)]
     assert 1 in depths
-    db = engine.database.connection()
+    db = sql(engine)
     for (summary_id,) in db.execute("SELECT id FROM summaries WHERE depth = 1"):
         children = db.execute(
             "SELECT kind FROM summary_children WHERE summary_id = ?", (summary_id,)
@@ -78,7 +74,7 @@ def test_nothing_is_summarised_without_being_pruned_from_the_context(
         context_length=4_000, leaf_chunk_tokens=300, condensation_fanin=3, max_passes=200
     )
     engine.compress(sample_conversation(60))
-    db = engine.database.connection()
+    db = sql(engine)
     in_context = set(db.execute("SELECT kind, ref_id FROM context_items"))
     folded = set(db.execute("SELECT kind, child_id FROM summary_children"))
     assert not in_context & folded
@@ -143,11 +139,11 @@ def test_a_pass_past_its_deadline_commits_nothing(make_lcm: Callable[..., LCMEng
     engine = make_lcm(context_length=4_000)
     history = sample_conversation(40)
     engine.on_turn_complete(history)
-    before = active_items(engine.database.connection(), "default")
-    active = engine.compress(history, deadline=time.monotonic() - 1)
+    before = active(engine)
+    result = engine.compress(history, deadline=time.monotonic() - 1)
     assert summaries(engine) == []
-    assert active_items(engine.database.connection(), "default") == before
-    assert active == history
+    assert active(engine) == before
+    assert result == history
 
 
 def test_the_fresh_tail_is_bounded_in_tokens_so_a_pass_frees_room(
@@ -183,11 +179,11 @@ def test_the_active_context_keeps_tool_pairs_whole(make_lcm: Callable[..., LCMEn
         engine = make_lcm(context_length=6_000, fresh_tail_messages=tail, leaf_chunk_tokens=250)
         active = engine.compress(sample_conversation(30))
         assert validate_messages(active) == [], tail
-        engine.database.connection().execute("DELETE FROM context_items")
-        engine.database.connection().execute("DELETE FROM summary_children")
-        engine.database.connection().execute("DELETE FROM summaries")
-        engine.database.connection().execute("DELETE FROM messages")
-        engine.database.connection().execute("DELETE FROM sessions")
+        sql(engine).execute("DELETE FROM context_items")
+        sql(engine).execute("DELETE FROM summary_children")
+        sql(engine).execute("DELETE FROM summaries")
+        sql(engine).execute("DELETE FROM messages")
+        sql(engine).execute("DELETE FROM sessions")
 
 
 def test_an_llm_answering_401_is_asked_once_then_left_alone_for_its_cooldown(
@@ -215,5 +211,5 @@ def test_lcm_never_returns_more_than_it_was_given(make_lcm: Callable[..., LCMEng
     assert estimate_tokens(result) <= estimate_tokens(rebuilt)
     # and the store still has every message, and ingest goes on from there
     engine.on_turn_complete([*result, {"role": "user", "content": "next"}])
-    rows = engine.database.connection().execute("SELECT COUNT(*) FROM messages").fetchone()
+    rows = sql(engine).execute("SELECT COUNT(*) FROM messages").fetchone()
     assert rows[0] == len(history) + 1

@@ -18,6 +18,7 @@ import pytest
 from hermes_engine_lcm import LCMEngine
 
 from hermes_core.testing.conversations import agent_turn, sample_conversation
+from tests.lcm.sql import sql
 
 CHILD = r"""
 import sys, time
@@ -133,7 +134,7 @@ def test_sixteen_sessions_in_parallel_lose_nothing_and_see_only_their_own(
     for thread in threads:
         thread.join()
     assert errors == []
-    db = engine.database.connection()
+    db = sql(engine)
     for session, history in histories.items():
         rows = db.execute(
             "SELECT body FROM messages WHERE session_id = ? ORDER BY seq", (session,)

@@ -7,7 +7,6 @@ import multiprocessing
 import shutil
 import tempfile
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,10 +15,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hermes_core.testing.conversations import sample_conversation
+from tests.lcm.sql import sql
 
 
 def stored(engine: LCMEngine, session: str = "default") -> list[dict[str, Any]]:
-    rows = engine.database.connection().execute(
+    rows = sql(engine).execute(
         "SELECT body FROM messages WHERE session_id = ? ORDER BY seq", (session,)
     )
     return [json.loads(row[0]) for row in rows]
@@ -67,13 +67,15 @@ runs = st.lists(
 @settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
 @given(runs, st.sampled_from(sorted(FIRST_CALLS)), st.integers(1, 4), st.integers(2_000, 30_000))
 def test_lists_longer_than_any_window_with_long_runs_lose_nothing(
-    first: list[tuple[str, int]], call: str, later_turns: int, context_length: int
+    new_store: Callable[[], dict[str, Any]],
+    first: list[tuple[str, int]],
+    call: str,
+    later_turns: int,
+    context_length: int,
 ) -> None:
     home = tempfile.mkdtemp(prefix="lcm-long-")
-    engine = LCMEngine(
-        {"lcm": {"fresh_tail_messages": 8, "leaf_chunk_tokens": 4_000, "max_passes": 100}},
-        hermes_home=home,
-    )
+    settings_ = {"fresh_tail_messages": 8, "leaf_chunk_tokens": 4_000, "max_passes": 100}
+    engine = LCMEngine({"lcm": {**settings_, **new_store()}}, hermes_home=home)
     engine.update_model("model", context_length)
     try:
         history: list[dict[str, Any]] = [{"role": "system", "content": "system"}]
@@ -89,7 +91,7 @@ def test_lists_longer_than_any_window_with_long_runs_lose_nothing(
             visible = engine.compress(visible + turn)
         assert stored(engine) == history
     finally:
-        engine.database.close()
+        engine.close()
         shutil.rmtree(home, ignore_errors=True)
 
 
@@ -113,9 +115,9 @@ def test_a_lone_surrogate_is_stored_exactly_and_stops_nothing(
     assert described["message"]["content"] == odd["content"]
 
 
-def _append_turns(database: str, worker: int, barrier: Any, turns: int) -> None:
+def _append_turns(store: dict[str, Any], worker: int, barrier: Any, turns: int) -> None:
     """One gateway worker: for each turn, hand the conversation so far to its own engine."""
-    engine = LCMEngine({"lcm": {"database": database}}, hermes_home=Path(database).parent)
+    engine = LCMEngine({"lcm": store})
     engine.update_model("model", 1_000_000)
     history = sample_conversation(turns)
     barrier.wait()
@@ -125,13 +127,15 @@ def _append_turns(database: str, worker: int, barrier: Any, turns: int) -> None:
     engine.close()
 
 
-def test_two_processes_appending_one_conversation_store_it_once(tmp_path: Path) -> None:
-    database = str(tmp_path / "lcm.db")
-    LCMEngine({"lcm": {"database": database}}).close()  # the schema exists before they start
+def test_two_processes_appending_one_conversation_store_it_once(
+    new_store: Callable[[], dict[str, Any]],
+) -> None:
+    store = new_store()
+    LCMEngine({"lcm": store}).close()  # the schema exists before they start
     context = multiprocessing.get_context("spawn")
     barrier = context.Barrier(2)
     workers = [
-        context.Process(target=_append_turns, args=(database, worker, barrier, 50))
+        context.Process(target=_append_turns, args=(store, worker, barrier, 50))
         for worker in range(2)
     ]
     for process in workers:
@@ -139,7 +143,7 @@ def test_two_processes_appending_one_conversation_store_it_once(tmp_path: Path) 
     for process in workers:
         process.join(timeout=240)
         assert process.exitcode == 0
-    engine = LCMEngine({"lcm": {"database": database}})
+    engine = LCMEngine({"lcm": store})
     try:
         assert stored(engine, "shared") == sample_conversation(50)  # 201 messages, each once
     finally:

@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
+from collections.abc import Callable
 from typing import Any
 
 from hermes_engine_lcm import LCMEngine
-from hermes_engine_lcm.store.nodes import active_items
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+
+from tests.lcm.sql import active, sql
 
 #: Any text, and often the same few words: turns repeated word for word are
 #: where telling new messages from handed-back ones is hardest.
@@ -46,8 +48,7 @@ def turns(draw: st.DrawFn) -> list[list[dict[str, Any]]]:
 
 def reachable(engine: LCMEngine) -> set[int]:
     """Message ids reachable from the active context through the tools."""
-    db = engine.database.connection()
-    found = {i.ref_id for i in active_items(db, "default") if i.kind == "message"}
+    found = {i.ref_id for i in active(engine) if i.kind == "message"}
     overview = json.loads(engine.handle_tool_call("lcm_describe", {}))
     for summary in overview["active_context"]["summaries"]:
         page = 0
@@ -70,6 +71,7 @@ def reachable(engine: LCMEngine) -> set[int]:
     st.integers(1, 6),
 )
 def test_every_message_survives_any_number_of_compactions(
+    new_store: Callable[[], dict[str, Any]],
     batches: list[list[dict[str, Any]]],
     context_length: int,
     fresh_tail: int,
@@ -83,13 +85,14 @@ def test_every_message_survives_any_number_of_compactions(
         "leaf_chunk_tokens": chunk,
         "condensation_fanin": fanin,
         "max_passes": 50,
+        **new_store(),
     }
     engine = LCMEngine({"lcm": settings_}, hermes_home=home)
     engine.update_model("model", context_length)
     try:
         check(engine, batches, every)
     finally:
-        engine.database.close()
+        engine.close()
         shutil.rmtree(home, ignore_errors=True)
 
 
@@ -104,7 +107,7 @@ def check(engine: LCMEngine, batches: list[list[dict[str, Any]]], every: int) ->
         else:
             engine.on_turn_complete(visible)
     engine.compress(visible)
-    db = engine.database.connection()
+    db = sql(engine)
     rows = db.execute(
         "SELECT id, body FROM messages WHERE session_id = 'default' ORDER BY seq"
     ).fetchall()

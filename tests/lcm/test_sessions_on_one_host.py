@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from hermes_core import ContextHost
+from tests.lcm.sql import sql
 
 
 def test_two_interleaved_conversations_on_one_host_never_meet(tmp_path: Path) -> None:
@@ -40,7 +41,7 @@ def test_two_interleaved_conversations_on_one_host_never_meet(tmp_path: Path) ->
     assert current["results"] == []
     alices = json.loads(host.handle_tool_call("lcm_grep", {"query": "hunter2"}, session_id="alice"))
     assert len(alices["results"]) == 5
-    database = host.engine.database.connection()  # type: ignore[attr-defined]
+    database = sql(host.engine)  # type: ignore[arg-type]
     rows = database.execute("SELECT session_id, body FROM messages").fetchall()
     assert sorted(s for s, body in rows if "hunter2" in body) == ["alice"] * 5
     assert sorted(s for s, body in rows if "hello" in body) == ["bob"] * 5

@@ -15,23 +15,25 @@ from hermes_engine_lcm.render import is_lcm_summary
 
 from hermes_core.testing import EventCapture
 from hermes_core.testing.conversations import agent_turn, sample_conversation
+from tests.lcm.sql import sql
 
 
 def stored(engine: LCMEngine, session: str = "default") -> list[dict[str, Any]]:
-    rows = engine.database.connection().execute(
+    rows = sql(engine).execute(
         "SELECT body FROM messages WHERE session_id = ? ORDER BY seq", (session,)
     )
     return [json.loads(r[0]) for r in rows]
 
 
+@pytest.mark.sqlite_only
 def test_the_database_is_private_in_wal_mode_with_foreign_keys_and_migrations(
     make_lcm: Callable[..., LCMEngine], tmp_path: Path
 ) -> None:
     engine = make_lcm()
     path = tmp_path / "lcm" / "lcm.db"
-    assert engine.database.path == path
+    assert engine.database.location == str(path)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    db = engine.database.connection()
+    db = sql(engine)
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
     assert db.execute("PRAGMA busy_timeout").fetchone()[0] == 30_000
@@ -134,7 +136,7 @@ def test_malformed_messages_are_skipped_by_name_and_nothing_half_stored(
     assert stored(engine) == good
     (event,) = logs.named("lcm.ingest_skipped")
     assert event["index"] == 1 and problem in event["problem"]
-    db = engine.database.connection()
+    db = sql(engine)
     assert db.execute("SELECT COUNT(*) FROM context_items").fetchone()[0] == 2
 
 
@@ -158,6 +160,7 @@ def test_reset_starts_a_fresh_active_context_and_keeps_the_history(
     ]
 
 
+@pytest.mark.sqlite_only
 def test_without_fts5_search_still_works_through_a_scan(
     make_lcm: Callable[..., LCMEngine], monkeypatch: pytest.MonkeyPatch, logs: EventCapture
 ) -> None:
@@ -230,7 +233,7 @@ def test_a_store_of_the_previous_version_gains_the_stemmed_index_with_its_histor
 
     engine = LCMEngine({}, hermes_home=tmp_path)
     engine.on_turn_complete(sample_conversation(5, facts={2: "We painted the shed blue."}))
-    path = engine.database.path
+    path = engine.database.location
     engine.close()
     with sqlite3.connect(path) as db:  # back to version 2: the unicode61 index only
         db.execute("DROP TABLE messages_stem")
