@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from typing import Any, Protocol
 
 from hermes_engine_lcm import LCMEngine
 from hermes_engine_lcm.store.nodes import Item, active_items
@@ -38,3 +39,30 @@ def active(engine: LCMEngine, session_id: str = "default") -> list[Item]:
     """The session's active context as stored."""
     with engine.database.read() as db:
         return active_items(db, session_id)
+
+
+def stored(engine: LCMEngine, session: str = "default") -> list[dict[str, Any]]:
+    """The session's stored messages, decoded, in order."""
+    rows = sql(engine).execute(
+        "SELECT body FROM messages WHERE session_id = ? ORDER BY seq", (session,)
+    )
+    return [json.loads(row[0]) for row in rows]
+
+
+class Executes(Protocol):
+    def execute(self, query: str, parameters: Any = ..., /) -> Any: ...
+
+
+def check_consistent(db: Executes, expected_messages: int) -> None:
+    """The store's DAG is whole: every message stored and reachable, no summary without what
+    it covers, nothing both summarised and still raw, no orphaned summary."""
+    assert db.execute("SELECT COUNT(*) FROM messages").fetchone()[0] == expected_messages
+    summaries = {r[0] for r in db.execute("SELECT id FROM summaries")}
+    with_children = {r[0] for r in db.execute("SELECT DISTINCT summary_id FROM summary_children")}
+    assert summaries == with_children
+    in_context = {tuple(r) for r in db.execute("SELECT kind, ref_id FROM context_items")}
+    folded = {tuple(r) for r in db.execute("SELECT kind, child_id FROM summary_children")}
+    assert not in_context & folded
+    assert {("summary", s) for s in summaries} - folded <= in_context
+    messages = {("message", r[0]) for r in db.execute("SELECT id FROM messages")}
+    assert messages <= in_context | folded

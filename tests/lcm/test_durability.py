@@ -18,7 +18,7 @@ import pytest
 from hermes_engine_lcm import LCMEngine
 
 from hermes_core.testing.conversations import agent_turn, sample_conversation
-from tests.lcm.sql import sql
+from tests.lcm.sql import check_consistent, sql
 
 CHILD = r"""
 import sys, time
@@ -47,16 +47,7 @@ while True:
 def check_store(path: Path, expected_messages: int) -> None:
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    assert db.execute("SELECT COUNT(*) FROM messages").fetchone()[0] == expected_messages
-    summaries = {r[0] for r in db.execute("SELECT id FROM summaries")}
-    with_children = {r[0] for r in db.execute("SELECT DISTINCT summary_id FROM summary_children")}
-    assert summaries == with_children  # no summary without what it covers
-    in_context = set(db.execute("SELECT kind, ref_id FROM context_items"))
-    folded = set(db.execute("SELECT kind, child_id FROM summary_children"))
-    assert not in_context & folded  # nothing both summarised and still raw
-    assert {("summary", s) for s in summaries} - folded <= in_context  # no orphaned summary
-    messages = {("message", r[0]) for r in db.execute("SELECT id FROM messages")}
-    assert messages <= in_context | folded  # every message reachable
+    check_consistent(db, expected_messages)
     db.close()
 
 

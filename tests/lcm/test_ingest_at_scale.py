@@ -15,14 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hermes_core.testing.conversations import sample_conversation
-from tests.lcm.sql import sql
-
-
-def stored(engine: LCMEngine, session: str = "default") -> list[dict[str, Any]]:
-    rows = sql(engine).execute(
-        "SELECT body FROM messages WHERE session_id = ? ORDER BY seq", (session,)
-    )
-    return [json.loads(row[0]) for row in rows]
+from tests.lcm.sql import stored
 
 
 def numbered(count: int) -> list[dict[str, Any]]:

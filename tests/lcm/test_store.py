@@ -15,14 +15,7 @@ from hermes_engine_lcm.render import is_lcm_summary
 
 from hermes_core.testing import EventCapture
 from hermes_core.testing.conversations import agent_turn, sample_conversation
-from tests.lcm.sql import sql
-
-
-def stored(engine: LCMEngine, session: str = "default") -> list[dict[str, Any]]:
-    rows = sql(engine).execute(
-        "SELECT body FROM messages WHERE session_id = ? ORDER BY seq", (session,)
-    )
-    return [json.loads(r[0]) for r in rows]
+from tests.lcm.sql import sql, stored
 
 
 @pytest.mark.sqlite_only

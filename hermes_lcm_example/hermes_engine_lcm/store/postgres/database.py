@@ -32,6 +32,7 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from hermes_core.log import logger
+from hermes_core.redaction import redact as redact_text
 from hermes_engine_lcm.store.postgres.connection import PostgresConnection
 from hermes_engine_lcm.store.postgres.schema import MIGRATIONS
 
@@ -156,21 +157,28 @@ class PostgresDatabase:
         return int(row[0])
 
     def _migrate(self) -> None:
+        """Apply the migrations not applied yet, on a connection of its own (which also tells
+        a wrong URL or password at once, where the pool would keep retrying)."""
         try:
-            with self._transaction(read_only=False) as db:
-                db.raw.execute("SELECT pg_advisory_xact_lock(%s, 0)", (LOCK_MIGRATIONS,))
-                db.raw.execute("CREATE TABLE IF NOT EXISTS lcm_schema (version INTEGER NOT NULL)")
-                row = db.raw.execute("SELECT version FROM lcm_schema").fetchone()
+            with psycopg.connect(self._url, connect_timeout=CONNECT_TIMEOUT) as raw:
+                raw.execute("SELECT pg_advisory_xact_lock(%s, 0)", (LOCK_MIGRATIONS,))
+                raw.execute("CREATE TABLE IF NOT EXISTS lcm_schema (version INTEGER NOT NULL)")
+                row = raw.execute("SELECT version FROM lcm_schema").fetchone()
                 if row is None:
-                    db.raw.execute("INSERT INTO lcm_schema (version) VALUES (0)")
+                    raw.execute("INSERT INTO lcm_schema (version) VALUES (0)")
                 version = int(row[0]) if row else 0
                 for number, script in enumerate(MIGRATIONS, start=1):
                     if version < number:
-                        db.raw.execute(script.encode())  # several statements, no parameters
-                        db.raw.execute("UPDATE lcm_schema SET version = %s", (number,))
+                        raw.execute(script.encode())  # several statements, no parameters
+                        raw.execute("UPDATE lcm_schema SET version = %s", (number,))
                         logger.info("lcm.migrated", database=self.location, version=number)
+        except psycopg.OperationalError as exc:
+            raise StoreConnectionError(
+                f"lcm: cannot use the PostgreSQL store at {self.location}: "
+                f"{redact_text(str(exc)).strip()}; check lcm.database_url (or the variable "
+                "named by lcm.database_url_env) and that the server is up"
+            ) from None
         except psycopg.Error as exc:
-            self.close()
             raise StoreConnectionError(
                 f"lcm: could not prepare the PostgreSQL store at {self.location}: "
                 f"{_failure(exc)}; the URL's user needs CREATE on the database (and the "

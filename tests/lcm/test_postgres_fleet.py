@@ -1,0 +1,229 @@
+"""Many workers, one PostgreSQL store: migrations, concurrent writers, kills, secrets."""
+
+from __future__ import annotations
+
+import json
+import logging
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hermes_engine_lcm import LCMEngine
+from hermes_engine_lcm.store.postgres.schema import MIGRATIONS
+from hermes_engine_lcm.testing import PostgresServer
+
+from hermes_core.testing import EventCapture
+from hermes_core.testing.conversations import agent_turn, sample_conversation
+from tests.lcm.sql import check_consistent, sql, stored
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def _start(url: str, barrier: Any, errors: Any) -> None:
+    """A gateway worker starting up: it opens the store (and migrates it) with the others."""
+    barrier.wait()
+    try:
+        LCMEngine({"lcm": {"database_url": url}}).close()
+    except Exception as exc:
+        errors.put(repr(exc))
+
+
+def test_ten_workers_starting_together_apply_each_migration_once(
+    postgres_server: PostgresServer,
+) -> None:
+    url = postgres_server.create_database()
+    context = multiprocessing.get_context("spawn")
+    barrier, errors = context.Barrier(10), context.Queue()
+    workers = [context.Process(target=_start, args=(url, barrier, errors)) for _ in range(10)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=120)
+        assert worker.exitcode == 0
+    assert errors.empty()
+    dbname = url.rsplit("/", 1)[1]
+    assert postgres_server.sql(dbname, "SELECT version FROM lcm_schema") == [(len(MIGRATIONS),)]
+    tables = postgres_server.sql(
+        dbname, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"
+    )
+    assert tables == [(6,)]  # lcm_schema and the five tables, each once
+
+
+def _worker(url: str, number: int, barrier: Any, turns: int) -> None:
+    """One of eight workers: its own sessions, and the shared one every worker appends to."""
+    engine = LCMEngine({"lcm": {"database_url": url, "pool_size": 2}})
+    engine.update_model("model", 1_000_000)
+    own = sample_conversation(turns, facts={3: f"worker {number} keeps its own notes"})
+    shared = sample_conversation(turns)
+    barrier.wait()
+    for end in range(1, len(shared) + 1, 1 + number % 3):  # each at its own pace
+        engine.on_turn_complete(own[:end], session_id=f"own-{number}")
+        engine.on_turn_complete(shared[:end], session_id="shared")
+    engine.on_turn_complete(own, session_id=f"own-{number}")
+    engine.on_turn_complete(shared, session_id="shared")
+    engine.close()
+
+
+def test_eight_processes_appending_to_their_sessions_and_one_shared_lose_and_repeat_nothing(
+    postgres_server: PostgresServer,
+) -> None:
+    url = postgres_server.create_database()
+    LCMEngine({"lcm": {"database_url": url}}).close()
+    context = multiprocessing.get_context("spawn")
+    barrier = context.Barrier(8)
+    workers = [
+        context.Process(target=_worker, args=(url, number, barrier, 30)) for number in range(8)
+    ]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=300)
+        assert worker.exitcode == 0
+    engine = LCMEngine({"lcm": {"database_url": url}})
+    try:
+        assert stored(engine, "shared") == sample_conversation(30)  # each message once, in order
+        for number in range(8):
+            own = sample_conversation(30, facts={3: f"worker {number} keeps its own notes"})
+            assert stored(engine, f"own-{number}") == own
+        found = json.loads(
+            engine.handle_tool_call("lcm_grep", {"query": "own notes"}, session_id="own-3")
+        )
+        assert [r["snippet"] for r in found["results"]] == ["worker 3 keeps its own notes"]
+    finally:
+        engine.close()
+
+
+COMPACTING_CHILD = r"""
+import sys, time
+from hermes_engine_lcm import LCMEngine
+
+class SlowLLM:
+    def complete(self, messages, max_tokens=None):
+        time.sleep(0.02)
+        class Answer: text = "summary of those turns"
+        return Answer()
+
+settings = {"database_url": sys.argv[1], "fresh_tail_messages": 4, "leaf_chunk_tokens": 200,
+            "max_passes": 10_000, "deadline_seconds": 600}
+engine = LCMEngine({"lcm": settings}, llm=SlowLLM())
+engine.update_model("m", 400)
+print("ready", flush=True)
+while True:
+    engine.compress([], deadline=None)
+"""
+
+
+def _compactor(url: str) -> subprocess.Popen[str]:
+    root = Path(__file__).parents[2]
+    child = subprocess.Popen(
+        [sys.executable, "-c", COMPACTING_CHILD, url],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
+    assert child.stdout is not None
+    assert child.stdout.readline().strip() == "ready", child.stderr and child.stderr.read()
+    return child
+
+
+def _summaries(engine: LCMEngine) -> int:
+    return int(sql(engine).execute("SELECT COUNT(*) FROM summaries").fetchone()[0])
+
+
+def test_one_worker_compacting_while_another_ingests_loses_nothing(
+    postgres_server: PostgresServer,
+) -> None:
+    url = postgres_server.create_database()
+    engine = LCMEngine({"lcm": {"database_url": url}})
+    engine.update_model("model", 1_000_000)
+    history = sample_conversation(20)
+    engine.on_turn_complete(history)
+    child = _compactor(url)  # folds the session over and over in another process
+    try:
+        for turn in range(20, 120):
+            history = [*history, *agent_turn(turn)]
+            engine.on_turn_complete(history)
+        while _summaries(engine) < 10:  # it has folded under the ingest's feet
+            assert child.poll() is None, child.stderr and child.stderr.read()
+            time.sleep(0.05)
+    finally:
+        child.kill()
+        child.wait()
+    assert stored(engine) == history
+    check_consistent(sql(engine), len(history))
+    engine.close()
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.15, 0.6])
+def test_a_worker_killed_mid_compaction_leaves_a_store_the_next_one_carries_on_with(
+    postgres_server: PostgresServer, delay: float
+) -> None:
+    url = postgres_server.create_database()
+    engine = LCMEngine({"lcm": {"database_url": url}})
+    engine.update_model("model", 1_000_000)
+    history = sample_conversation(150)
+    engine.on_turn_complete(history)
+    child = _compactor(url)
+    try:
+        while _summaries(engine) == 0:  # compaction has begun: kill at some point in it
+            assert child.poll() is None, child.stderr and child.stderr.read()
+            time.sleep(0.01)
+        time.sleep(delay)
+    finally:
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait()
+    check_consistent(sql(engine), len(history))
+    engine.update_model("model", 2_000)
+    history = [*history, *agent_turn(150)]
+    active = engine.compress(history)  # the next worker ingests and compacts on
+    assert active and stored(engine) == history
+    check_consistent(sql(engine), len(history))
+    engine.close()
+
+
+def test_the_password_is_in_no_status_event_or_error(
+    postgres_server: PostgresServer,
+    logs: EventCapture,
+    caplog: pytest.LogCaptureFixture,
+    tmp_path: Path,
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    password = postgres_server.password
+    url = postgres_server.create_database()
+    os.environ["HERMES_TEST_LCM_URL"] = url
+    try:
+        engine = LCMEngine({"lcm": {"database_url_env": "HERMES_TEST_LCM_URL"}})
+    finally:
+        del os.environ["HERMES_TEST_LCM_URL"]
+    status = engine.get_status()
+    assert status["backend"] == "postgresql"
+    assert (
+        status["database"]
+        == f"postgresql://postgres@127.0.0.1:{postgres_server.port}/" + (url.rsplit("/", 1)[1])
+    )
+    engine.close()
+    # a URL written in config.yaml works, and is warned about without its password
+    LCMEngine({"lcm": {"database_url": url}}).close()
+    (warning,) = logs.named("lcm.password_in_config")
+    assert "HERMES_LCM_DATABASE_URL" in warning["hint"]
+    # a wrong password, and a URL of another scheme, fail or warn without the password
+    wrong = url.replace(password, "not-" + password)
+    with pytest.raises(RuntimeError) as refused:
+        LCMEngine({"lcm": {"database_url": wrong}})
+    assert "password authentication failed" in str(refused.value)
+    bad_scheme = url.replace("postgresql://", "mysql://")
+    fallback = LCMEngine({"lcm": {"database_url": bad_scheme}}, hermes_home=tmp_path)
+    assert fallback.get_status()["backend"] == "sqlite"  # the default applies, as for any key
+    fallback.close()
+    (problem,) = logs.named("hermes_config.invalid")
+    assert problem["key"] == "lcm.database_url" and "mysql://" in problem["got"]
+    everything = json.dumps([status, logs.entries, str(refused.value)], default=str)
+    everything += caplog.text
+    assert password not in everything
