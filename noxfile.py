@@ -21,7 +21,8 @@ PYTHON = "3.11"
 @nox.session(python=PYTHON)
 def tests(session: nox.Session) -> None:
     """The test suite (pytest), without the end-to-end install tests."""
-    session.install("-e", ".[test]", "-e", "./hermes_lcm_example")
+    session.install("-e", ".[test]", "-e", "./hermes_lcm_example[postgres]")
+    _ensure_postgres(session)
     session.run("pytest", "-m", "not e2e and not browser", *session.posargs)
 
 
@@ -33,7 +34,7 @@ def lint(session: nox.Session) -> None:
         "-e",
         ".[test]",
         "-e",
-        "./hermes_lcm_example",
+        "./hermes_lcm_example[postgres]",
         "ruff",
         "mypy",
         "import-linter",
@@ -48,9 +49,9 @@ def lint(session: nox.Session) -> None:
     session.run("lint-imports")
 
 
-def _ensure_chromium(session: nox.Session) -> None:
-    """Headless Chromium and its driver, from Debian's packages when missing (as root)."""
-    if shutil.which("chromium") and shutil.which("chromedriver"):
+def _apt_install(session: nox.Session, present: bool, packages: list[str], needed_by: str) -> None:
+    """Debian's ``packages`` when ``present`` is false (as root), or a clear error."""
+    if present:
         return
     if shutil.which("apt-get") and os.geteuid() == 0:
         session.run("apt-get", "update", "-qq", external=True)
@@ -59,16 +60,30 @@ def _ensure_chromium(session: nox.Session) -> None:
             "install",
             "-y",
             "-qq",
-            "chromium",
-            "chromium-driver",
+            *packages,
             external=True,
             env={"DEBIAN_FRONTEND": "noninteractive"},
         )
         return
-    session.error(
-        "the docs check needs Chromium: apt-get install chromium chromium-driver "
-        "(as root), then run nox -s docs again"
+    session.error(f"{needed_by}: apt-get install {' '.join(packages)} (as root), then run again")
+
+
+def _ensure_chromium(session: nox.Session) -> None:
+    """Headless Chromium and its driver, from Debian's packages when missing."""
+    present = bool(shutil.which("chromium") and shutil.which("chromedriver"))
+    _apt_install(session, present, ["chromium", "chromium-driver"], "the docs check needs Chromium")
+
+
+def _ensure_postgres(session: nox.Session) -> None:
+    """PostgreSQL's server binaries (the LCM tests start a server of their own), from Debian's
+    packages when missing; HERMES_POSTGRES_BIN names another folder."""
+    named = os.environ.get("HERMES_POSTGRES_BIN")
+    present = bool(
+        (named and Path(named, "initdb").exists())
+        or list(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
+        or shutil.which("initdb")
     )
+    _apt_install(session, present, ["postgresql"], "the LCM tests run on a PostgreSQL server too")
 
 
 @nox.session(python=PYTHON)
@@ -123,6 +138,7 @@ def recall(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
     """Benchmarks; each prints ratios measured side by side in one run."""
-    session.install("-e", ".", "-e", "./hermes_lcm_example")
+    session.install("-e", ".", "-e", "./hermes_lcm_example[postgres]")
+    _ensure_postgres(session)
     for script in sorted((ROOT / "benchmarks").glob("bench_*.py")):
         session.run("python", str(script), *session.posargs)

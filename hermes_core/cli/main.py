@@ -10,12 +10,13 @@ import click
 
 from hermes_core._version import __version__
 from hermes_core.cli.output import LOG_FORMATS, configure_logging, fail
+from hermes_core.cli.plugins import CommandsGroup
 from hermes_core.errors import HermesError
 
 __all__ = ["cli", "main"]
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=CommandsGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--config",
     "config_path",
