@@ -91,7 +91,7 @@ def transfer(
     database = Database(source)  # brings an older file to the current schema first
     copied: dict[str, int] = {}
     try:
-        with database.read() as sqlite, target.write() as db:
+        with database.read() as sqlite, target.bulk_write() as db:
             db.raw.execute("SELECT pg_advisory_xact_lock(%s, 1)", (LOCK_MIGRATIONS,))
             for table, _ in TABLES:
                 row = db.raw.execute(f"SELECT EXISTS (SELECT 1 FROM {table})").fetchone()

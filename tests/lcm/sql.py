@@ -24,11 +24,12 @@ class Statements:
         self.database = engine.database
 
     def execute(self, query: str, parameters: Any = ()) -> Rows:
+        if query.lstrip().upper().startswith(("SELECT", "PRAGMA", "WITH")):
+            with self.database.read() as db:
+                return Rows(tuple(row) for row in db.execute(query, tuple(parameters)))
         with self.database.write() as db:
-            cursor = db.execute(query, tuple(parameters))
-            if getattr(cursor, "description", None) is None:
-                return Rows()
-            return Rows(tuple(row) for row in cursor)
+            db.execute(query, tuple(parameters))
+        return Rows()
 
 
 def sql(engine: LCMEngine) -> Statements:

@@ -1,10 +1,11 @@
 """What the store's queries need of a database connection, whichever the backend.
 
 The store's functions take a :class:`Connection`: ``execute`` with ``?``
-placeholders, ``executemany``, and the two things the backends do their own
-way: handing out new row ids, and adding new messages to the full-text
-indexes. SQLite's connection class (:class:`SQLiteConnection`) has them;
-PostgreSQL's (``store.postgres.connection``) translates the placeholders.
+placeholders, ``executemany``, and the three things the backends do their
+own way: handing out new row ids, inserting many rows at once, and adding
+new messages to the full-text indexes. SQLite's connection class
+(:class:`SQLiteConnection`) has them; PostgreSQL's
+(``store.postgres.connection``) translates the placeholders.
 Full-text search itself differs too much to share: ``store.search`` picks
 the backend's by :attr:`Connection.dialect`.
 """
@@ -49,6 +50,13 @@ class Connection(Protocol):
         """Add just-inserted messages to the full-text indexes (``cjk``: some hold CJK text)."""
         ...
 
+    def insert_rows(
+        self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
+    ) -> None:
+        """Insert ``rows`` (values in ``columns``' order) into ``table``, in as few
+        statements as the backend allows."""
+        ...
+
 
 class StoreDatabase(Protocol):
     """A store's database, whichever the backend: transactions, and what ``status()`` shows."""
@@ -88,6 +96,12 @@ class SQLiteConnection(sqlite3.Connection):
     def new_ids(self, table: str, count: int) -> list[int]:
         first = int(self.execute(f"SELECT COALESCE(MAX(id), 0) + 1 FROM {table}").fetchone()[0])
         return list(range(first, first + count))
+
+    def insert_rows(
+        self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
+    ) -> None:
+        marks = ", ".join("?" * len(columns))
+        self.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
 
     def index_messages(self, ids: Sequence[int], cjk: bool) -> None:
         first, last = min(ids), max(ids)

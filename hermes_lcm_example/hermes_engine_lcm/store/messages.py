@@ -183,20 +183,55 @@ class Handed:
         )
 
 
-def _load_handed(db: Connection, session_id: str) -> tuple[int, int, Handed]:
-    seq, position, count, head, mid, tail, handed_seq = db.execute(
+_MESSAGE_COLUMNS = (
+    "id",
+    "session_id",
+    "seq",
+    "role",
+    "text",
+    "body",
+    "fp",
+    "tokens",
+    "created_at",
+    "cjk",
+)
+_ITEM_COLUMNS = ("session_id", "position", "kind", "ref_id", "tokens")
+
+
+def _load_handed(db: Connection, session_id: str, now: float) -> tuple[int, int, Handed]:
+    """The session's next seq and position and its handed record; the session is recorded
+    first if it is new."""
+    query = (
         "SELECT next_seq, next_position, handed_count, handed_head_fp, handed_mid_fp,"
-        " handed_tail_fp, handed_seq FROM sessions WHERE id = ?",
-        (session_id,),
-    ).fetchone()
+        " handed_tail_fp, handed_seq FROM sessions WHERE id = ?"
+    )
+    row = db.execute(query, (session_id,)).fetchone()
+    if row is None:
+        db.execute(
+            "INSERT INTO sessions (id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            (session_id, now),
+        )
+        row = db.execute(query, (session_id,)).fetchone()
+    seq, position, count, head, mid, tail, handed_seq = row
     return seq, position, Handed(count, head, mid, tail, handed_seq)
 
 
-def _save_handed(db: Connection, session_id: str, handed: Handed) -> None:
+def _save_handed(
+    db: Connection, session_id: str, handed: Handed, ends: tuple[int, int] | None = None
+) -> None:
+    """Record the handed list; with ``ends``, the session's next seq and position too."""
+    record = (handed.count, handed.head, handed.mid, handed.tail, handed.seq)
+    if ends is None:
+        db.execute(
+            "UPDATE sessions SET handed_count = ?, handed_head_fp = ?, handed_mid_fp = ?,"
+            " handed_tail_fp = ?, handed_seq = ? WHERE id = ?",
+            (*record, session_id),
+        )
+        return
     db.execute(
         "UPDATE sessions SET handed_count = ?, handed_head_fp = ?, handed_mid_fp = ?,"
-        " handed_tail_fp = ?, handed_seq = ? WHERE id = ?",
-        (handed.count, handed.head, handed.mid, handed.tail, handed.seq, session_id),
+        " handed_tail_fp = ?, handed_seq = ?, next_seq = ?, next_position = ? WHERE id = ?",
+        (*record, *ends, session_id),
     )
 
 
@@ -304,11 +339,7 @@ def ingest(
     if not messages:
         return []
     now = time.time()
-    db.execute(
-        "INSERT INTO sessions (id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
-        (session_id, now),
-    )
-    seq, position, handed = _load_handed(db, session_id)
+    seq, position, handed = _load_handed(db, session_id, now)
     if handed.extended_by(messages):
         candidates = _usable(session_id, messages, skip, start=handed.count)
         # what another writer already stored after the same point, in the same order, is not new
@@ -325,9 +356,14 @@ def ingest(
         aligned = found is not None
         fresh = found if found is not None else _unseen(db, session_id, candidates)
     ids = _store(db, session_id, fresh, seq, position, now, fts) if fresh else []
+    ends = (seq + len(fresh), position + len(fresh)) if fresh else None
     if fresh or aligned:
         # a stale list (another worker is further on) is not remembered: the record stays
-        _save_handed(db, session_id, Handed.of(messages, seq + len(fresh) - 1))
+        _save_handed(db, session_id, Handed.of(messages, seq + len(fresh) - 1), ends)
+    elif ends is not None:
+        db.execute(
+            "UPDATE sessions SET next_seq = ?, next_position = ? WHERE id = ?", (*ends, session_id)
+        )
     return ids
 
 
@@ -363,20 +399,8 @@ def _store(
             )
         )
         items.append((session_id, position + offset, "message", message_id, tokens))
-    db.executemany(
-        "INSERT INTO messages (id, session_id, seq, role, text, body, fp, tokens, created_at, cjk)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        rows,
-    )
+    db.insert_rows("messages", _MESSAGE_COLUMNS, rows)
     if fts:
         db.index_messages(ids, any(row[-1] for row in rows))
-    db.executemany(
-        "INSERT INTO context_items (session_id, position, kind, ref_id, tokens)"
-        " VALUES (?, ?, ?, ?, ?)",
-        items,
-    )
-    db.execute(
-        "UPDATE sessions SET next_seq = ?, next_position = ? WHERE id = ?",
-        (seq + len(fresh), position + len(fresh), session_id),
-    )
+    db.insert_rows("context_items", _ITEM_COLUMNS, items)
     return [row[0] for row in rows]

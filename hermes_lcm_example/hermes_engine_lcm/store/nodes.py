@@ -182,9 +182,9 @@ def replace_with_summary(
 ) -> None:
     """Write a summary over ``items`` and put it in their place, in the caller's transaction.
 
-    ``items`` must still be in the active context exactly as given; the
-    caller checks that before calling. Text SQLite cannot hold as UTF-8 (a lone
-    surrogate from an LLM's JSON) is stored with U+FFFD in its place.
+    ``items`` are a run of the active context (no other item between them) and must still
+    be in it exactly as given; the caller checks that before calling. Text SQLite cannot
+    hold as UTF-8 (a lone surrogate from an LLM's JSON) is stored with U+FFFD in its place.
     """
     text = storable_text(text)
     db.execute(
@@ -204,13 +204,15 @@ def replace_with_summary(
             time.time(),
         ),
     )
-    db.executemany(
-        "INSERT INTO summary_children (summary_id, ord, kind, child_id) VALUES (?, ?, ?, ?)",
+    db.insert_rows(
+        "summary_children",
+        ("summary_id", "ord", "kind", "child_id"),
         [(summary_id, ord_, item.kind, item.ref_id) for ord_, item in enumerate(items)],
     )
-    db.executemany(
-        "DELETE FROM context_items WHERE session_id = ? AND position = ?",
-        [(session_id, item.position) for item in items],
+    positions = [item.position for item in items]
+    db.execute(
+        "DELETE FROM context_items WHERE session_id = ? AND position BETWEEN ? AND ?",
+        (session_id, min(positions), max(positions)),
     )
     db.execute(
         "INSERT INTO context_items (session_id, position, kind, ref_id, tokens)"

@@ -9,7 +9,36 @@ import psycopg
 
 from hermes_engine_lcm.store.connection import Dialect, Rows
 
-__all__ = ["PostgresConnection"]
+__all__ = ["COLUMN_TYPES", "PostgresConnection"]
+
+#: The SQL type of each column rows are inserted into in bulk (see ``insert_rows``).
+COLUMN_TYPES: dict[str, dict[str, str]] = {
+    "messages": {
+        "id": "bigint",
+        "session_id": "text",
+        "seq": "bigint",
+        "role": "text",
+        "text": "text",
+        "body": "text",
+        "fp": "text",
+        "tokens": "integer",
+        "created_at": "double precision",
+        "cjk": "integer",
+    },
+    "context_items": {
+        "session_id": "text",
+        "position": "bigint",
+        "kind": "text",
+        "ref_id": "bigint",
+        "tokens": "integer",
+    },
+    "summary_children": {
+        "summary_id": "bigint",
+        "ord": "integer",
+        "kind": "text",
+        "child_id": "bigint",
+    },
+}
 
 _translated: dict[str, str] = {}
 
@@ -48,6 +77,20 @@ class PostgresConnection:
             (count,),
         )
         return [int(row[0]) for row in rows]
+
+    def insert_rows(
+        self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
+    ) -> None:
+        """One statement whatever the number of rows: each column goes as one array, and
+        ``unnest`` turns the arrays back into rows."""
+        if not rows:
+            return
+        types = COLUMN_TYPES[table]
+        arrays = ", ".join(f"%s::{types[name]}[]" for name in columns)
+        self.raw.execute(
+            f"INSERT INTO {table} ({', '.join(columns)}) SELECT * FROM unnest({arrays})",
+            [list(values) for values in zip(*rows, strict=True)],
+        )
 
     def index_messages(self, ids: Sequence[int], cjk: bool) -> None:
         """Nothing to do: the ``words`` column and the GIN indexes follow every insert."""

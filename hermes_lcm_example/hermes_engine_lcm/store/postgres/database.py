@@ -111,13 +111,22 @@ class PostgresDatabase:
             return self._pool
 
     @contextmanager
-    def _transaction(self, read_only: bool) -> Iterator[PostgresConnection]:
+    def _transaction(self, read_only: bool, pipeline: bool = True) -> Iterator[PostgresConnection]:
         pool = self._open()
         try:
-            with pool.connection() as raw, raw.transaction():
+            with pool.connection() as raw:
                 if read_only:
-                    raw.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                yield PostgresConnection(raw)
+                    with raw.transaction():
+                        raw.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                        yield PostgresConnection(raw)
+                elif pipeline:
+                    # pipelined: statements whose rows nobody reads (BEGIN, the lock, inserts,
+                    # updates, COMMIT) travel together; only a read of rows waits for the server
+                    with raw.pipeline(), raw.transaction():
+                        yield PostgresConnection(raw)
+                else:
+                    with raw.transaction():
+                        yield PostgresConnection(raw)
         except PoolTimeout:
             raise StoreConnectionError(
                 f"lcm: every connection of the pool to {self.location} stayed busy for "
@@ -133,6 +142,12 @@ class PostgresDatabase:
                 db.raw.execute(
                     "SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (LOCK_SESSION, session_id)
                 )
+            yield db
+
+    @contextmanager
+    def bulk_write(self) -> Iterator[PostgresConnection]:
+        """A write transaction that is not pipelined (``COPY`` needs one), holding no lock."""
+        with self._transaction(read_only=False, pipeline=False) as db:
             yield db
 
     @contextmanager

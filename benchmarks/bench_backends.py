@@ -1,0 +1,171 @@
+"""The LCM store on SQLite and on PostgreSQL, side by side in one run.
+
+For each backend: ingest rate (batches of 1,000 messages into one session)
+and the median of 50 ``lcm_grep`` calls at 100,000 and 1,000,000 stored;
+the median ``on_turn_complete`` of a turn with a 10,000-message history;
+and the aggregate ingest of 8 worker processes, each appending its own
+conversation a turn at a time, against one worker doing the same.
+PostgreSQL runs on a throwaway server with its default durability (fsync
+and synchronous commit on), started by the benchmark as for the tests.
+
+Targets: PostgreSQL ``lcm_grep`` median < 20 ms at 1,000,000 stored; 8
+workers' aggregate ingest on PostgreSQL >= 3x one worker's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from hermes_engine_lcm import LCMEngine
+from hermes_engine_lcm.testing import PostgresServer
+
+sys.path.insert(0, str(Path(__file__).parent))
+from bench_lcm import BATCH, messages, vocabulary
+
+SIZES = (100_000, 1_000_000)
+TURN_HISTORY = 10_000
+WORKERS = 8
+WORKER_TURNS = 150
+
+
+def store_settings(backend: str, server: PostgresServer | None, folder: str) -> dict[str, Any]:
+    if backend == "sqlite":
+        return {"database": f"{folder}/lcm-{random.random()}.db"}
+    assert server is not None
+    return {"database_url": server.create_database("bench")}
+
+
+def median_ms(samples: list[float]) -> float:
+    return statistics.median(samples) * 1000
+
+
+def grow_and_search(
+    store: dict[str, Any], words: list[str], sizes: list[int]
+) -> list[tuple[int, float, float]]:
+    """(stored, ingest msg/s since the previous size, grep median ms) at each size."""
+    rng = random.Random(5)
+    queries = [" ".join(rng.sample(words[200:3_000], 2)) for _ in range(50)]
+    engine = LCMEngine({"lcm": store})
+    engine.update_model("bench", 10_000_000)  # ingest is what is timed: no compaction
+    rows: list[tuple[int, float, float]] = []
+    stored = 0
+    for size in sizes:
+        seconds = 0.0
+        start_count = stored
+        while stored < size:
+            batch = messages(rng, words, BATCH, stored)
+            start = time.perf_counter()
+            engine.on_turn_complete(batch, session_id="bench")
+            seconds += time.perf_counter() - start
+            stored += BATCH
+        times = []
+        for query in queries:
+            start = time.perf_counter()
+            answer = engine.handle_tool_call("lcm_grep", {"query": query}, session_id="bench")
+            times.append(time.perf_counter() - start)
+            assert "results" in json.loads(answer)
+        rows.append((size, (stored - start_count) / seconds, median_ms(times)))
+    engine.close()
+    return rows
+
+
+def per_turn(store: dict[str, Any], words: list[str]) -> float:
+    """Median ms of on_turn_complete for one more turn of a TURN_HISTORY-message history."""
+    rng = random.Random(11)
+    engine = LCMEngine({"lcm": store})
+    engine.update_model("bench", 10_000_000)
+    history = [{"role": "system", "content": "agent"}, *messages(rng, words, TURN_HISTORY - 1, 0)]
+    engine.on_turn_complete(history)
+    samples = []
+    for n in range(200):
+        history = [*history, *messages(rng, words, 2, TURN_HISTORY + 2 * n)]
+        start = time.perf_counter()
+        engine.on_turn_complete(history)
+        samples.append(time.perf_counter() - start)
+    engine.close()
+    return median_ms(samples)
+
+
+def _worker(store: dict[str, Any], number: int, barrier: Any, results: Any) -> None:
+    rng = random.Random(number)
+    words = vocabulary(random.Random(5))
+    turns = [messages(rng, words, 2, 2 * n) for n in range(WORKER_TURNS)]
+    engine = LCMEngine({"lcm": {**store, "pool_size": 1}})
+    engine.update_model("bench", 10_000_000)
+    history: list[dict[str, Any]] = [{"role": "system", "content": f"worker {number}"}]
+    engine.on_turn_complete(history, session_id=f"worker-{number}")
+    barrier.wait()
+    start = time.perf_counter()
+    for turn in turns:
+        history = [*history, *turn]
+        engine.on_turn_complete(history, session_id=f"worker-{number}")
+    results.put((start, time.perf_counter(), 2 * len(turns)))
+    engine.close()
+
+
+def aggregate(store: dict[str, Any], workers: int) -> float:
+    """Messages/s of ``workers`` processes appending turns at once (first start to last end)."""
+    LCMEngine({"lcm": store}).close()  # the schema exists before they start
+    context = multiprocessing.get_context("spawn")
+    barrier, results = context.Barrier(workers), context.Queue()
+    processes = [
+        context.Process(target=_worker, args=(store, n, barrier, results)) for n in range(workers)
+    ]
+    for process in processes:
+        process.start()
+    spans = [results.get(timeout=900) for _ in processes]
+    for process in processes:
+        process.join()
+    first, last = min(s[0] for s in spans), max(s[1] for s in spans)
+    return float(sum(s[2] for s in spans) / (last - first))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--max-size", type=int, default=SIZES[-1])
+    args = parser.parse_args()
+    sizes = [s for s in SIZES if s <= args.max_size]
+    words = vocabulary(random.Random(5))
+    figures: dict[str, dict[str, Any]] = {}
+    with PostgresServer(durable=True) as server, tempfile.TemporaryDirectory() as folder:
+        for backend in ("sqlite", "postgresql"):
+            pg = server if backend == "postgresql" else None
+            figures[backend] = {
+                "grow": grow_and_search(store_settings(backend, pg, folder), words, sizes),
+                "turn": per_turn(store_settings(backend, pg, folder), words),
+                "one": aggregate(store_settings(backend, pg, folder), 1),
+                "many": aggregate(store_settings(backend, pg, folder), WORKERS),
+            }
+    print(f"{'backend':>10} {'stored':>10} {'ingest msg/s':>13} {'grep median':>12}")
+    for backend, found in figures.items():
+        for size, rate, grep_ms in found["grow"]:
+            print(f"{backend:>10} {size:10,} {rate:13,.0f} {grep_ms:9.2f} ms")
+    for backend, found in figures.items():
+        ratio = found["many"] / found["one"]
+        print(
+            f"{backend}: on_turn_complete with a {TURN_HISTORY:,}-message history "
+            f"{found['turn']:.2f} ms; ingest a turn at a time: 1 worker {found['one']:,.0f} msg/s, "
+            f"{WORKERS} workers {found['many']:,.0f} msg/s together ({ratio:.2f}x)"
+        )
+    postgres = figures["postgresql"]
+    grep_at_largest = postgres["grow"][-1][2]
+    scale = postgres["many"] / postgres["one"]
+    ok = scale >= 3.0 and (grep_at_largest < 20.0 or sizes[-1] < 1_000_000)
+    print(
+        f"targets (PostgreSQL grep median < 20 ms at 1M: {grep_at_largest:.2f} ms at "
+        f"{sizes[-1]:,}; {WORKERS} workers >= 3x one: {scale:.2f}x): " + ("met" if ok else "MISSED")
+    )
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
