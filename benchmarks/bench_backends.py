@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import os
 import random
 import statistics
 import sys
@@ -95,6 +96,14 @@ def per_turn(store: dict[str, Any], words: list[str]) -> float:
     return median_ms(samples)
 
 
+def _cpu_seconds(pid: int | None) -> float:
+    """CPU time of process ``pid`` (Linux), or of this process when None."""
+    if pid is None:
+        return time.process_time()
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _worker(store: dict[str, Any], number: int, barrier: Any, results: Any) -> None:
     rng = random.Random(number)
     words = vocabulary(random.Random(5))
@@ -103,17 +112,25 @@ def _worker(store: dict[str, Any], number: int, barrier: Any, results: Any) -> N
     engine.update_model("bench", 10_000_000)
     history: list[dict[str, Any]] = [{"role": "system", "content": f"worker {number}"}]
     engine.on_turn_complete(history, session_id=f"worker-{number}")
+    server = None  # the worker's one server process (its pool holds one connection)
+    if "database_url" in store:
+        with engine.database.read() as db:
+            server = int(db.execute("SELECT pg_backend_pid()").fetchone()[0])
     barrier.wait()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), _cpu_seconds(None)
+    server_cpu = _cpu_seconds(server) if server else 0.0
     for turn in turns:
         history = [*history, *turn]
         engine.on_turn_complete(history, session_id=f"worker-{number}")
-    results.put((start, time.perf_counter(), 2 * len(turns)))
+    cpu = _cpu_seconds(None) - cpu
+    server_cpu = (_cpu_seconds(server) - server_cpu) if server else 0.0
+    results.put((start, time.perf_counter(), 2 * len(turns), cpu + server_cpu))
     engine.close()
 
 
-def aggregate(store: dict[str, Any], workers: int) -> float:
-    """Messages/s of ``workers`` processes appending turns at once (first start to last end)."""
+def aggregate(store: dict[str, Any], workers: int) -> tuple[float, float]:
+    """Messages/s of ``workers`` processes appending turns at once (first start to last end),
+    and the share of one core a worker kept busy (its own CPU and its server process's)."""
     LCMEngine({"lcm": store}).close()  # the schema exists before they start
     context = multiprocessing.get_context("spawn")
     barrier, results = context.Barrier(workers), context.Queue()
@@ -126,7 +143,8 @@ def aggregate(store: dict[str, Any], workers: int) -> float:
     for process in processes:
         process.join()
     first, last = min(s[0] for s in spans), max(s[1] for s in spans)
-    return float(sum(s[2] for s in spans) / (last - first))
+    busy = sum(s[3] / (s[1] - s[0]) for s in spans) / len(spans)
+    return float(sum(s[2] for s in spans) / (last - first)), busy
 
 
 def main() -> int:
@@ -149,16 +167,23 @@ def main() -> int:
     for backend, found in figures.items():
         for size, rate, grep_ms in found["grow"]:
             print(f"{backend:>10} {size:10,} {rate:13,.0f} {grep_ms:9.2f} ms")
+    cores = os.cpu_count() or 1
     for backend, found in figures.items():
-        ratio = found["many"] / found["one"]
+        (one, busy), (many, _) = found["one"], found["many"]
         print(
             f"{backend}: on_turn_complete with a {TURN_HISTORY:,}-message history "
-            f"{found['turn']:.2f} ms; ingest a turn at a time: 1 worker {found['one']:,.0f} msg/s, "
-            f"{WORKERS} workers {found['many']:,.0f} msg/s together ({ratio:.2f}x)"
+            f"{found['turn']:.2f} ms; ingest a turn at a time: 1 worker {one:,.0f} msg/s, "
+            f"{WORKERS} workers {many:,.0f} msg/s together ({many / one:.2f}x)"
         )
+        if backend == "postgresql":
+            print(
+                f"  one worker kept {busy:.2f} of a core busy (its process and its server "
+                f"process): on {cores} cores {WORKERS} workers can reach {cores / busy:.2f}x "
+                "at most"
+            )
     postgres = figures["postgresql"]
     grep_at_largest = postgres["grow"][-1][2]
-    scale = postgres["many"] / postgres["one"]
+    scale = postgres["many"][0] / postgres["one"][0]
     ok = scale >= 3.0 and (grep_at_largest < 20.0 or sizes[-1] < 1_000_000)
     print(
         f"targets (PostgreSQL grep median < 20 ms at 1M: {grep_at_largest:.2f} ms at "

@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -21,8 +22,6 @@ from hermes_engine_lcm.testing import PostgresServer
 from hermes_core.testing import EventCapture
 from hermes_core.testing.conversations import agent_turn, sample_conversation
 from tests.lcm.sql import check_consistent, sql, stored
-
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 def _start(url: str, barrier: Any, errors: Any) -> None:
@@ -227,3 +226,56 @@ def test_the_password_is_in_no_status_event_or_error(
     everything = json.dumps([status, logs.entries, str(refused.value)], default=str)
     everything += caplog.text
     assert password not in everything
+
+
+def _in_background(work: Any) -> tuple[threading.Thread, threading.Event]:
+    done = threading.Event()
+
+    def run() -> None:
+        work()
+        done.set()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread, done
+
+
+def test_a_session_lock_holds_back_that_session_writers_and_no_other(
+    postgres_server: PostgresServer,
+) -> None:
+    url = postgres_server.create_database()
+    holder, writer = (LCMEngine({"lcm": {"database_url": url}}) for _ in range(2))
+    alice, bob = sample_conversation(3), sample_conversation(4)
+    held, release = threading.Event(), threading.Event()
+
+    def hold_alice() -> None:
+        with holder.database.write("alice") as db:
+            db.execute("SELECT 1").fetchone()  # the pipeline has run: the lock is taken
+            held.set()
+            release.wait()
+
+    holding, _ = _in_background(hold_alice)
+    assert held.wait(60)
+    # another session's writer goes ahead while alice's lock is held
+    bob_writer, bob_done = _in_background(lambda: writer.on_turn_complete(bob, session_id="bob"))
+    bob_writer.join(60)
+    assert bob_done.is_set()
+    # alice's own writer waits on the lock until it is released
+    alice_writer, alice_done = _in_background(
+        lambda: writer.on_turn_complete(alice, session_id="alice")
+    )
+    dbname = url.rsplit("/", 1)[1]
+    waiting = "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND wait_event = 'advisory'"
+    for _ in range(6_000):
+        if postgres_server.sql("postgres", waiting, dbname) == [(1,)]:
+            break
+        time.sleep(0.01)
+    assert postgres_server.sql("postgres", waiting, dbname) == [(1,)]
+    assert not alice_done.is_set()
+    release.set()
+    holding.join(60)
+    alice_writer.join(60)
+    assert alice_done.is_set()
+    assert stored(writer, "alice") == alice and stored(writer, "bob") == bob
+    holder.close()
+    writer.close()

@@ -343,7 +343,11 @@ def ingest(
     if handed.extended_by(messages):
         candidates = _usable(session_id, messages, skip, start=handed.count)
         # what another writer already stored after the same point, in the same order, is not new
-        stored = _stored_after(db, session_id, handed.seq, len(candidates))
+        stored = (
+            _stored_after(db, session_id, handed.seq, len(candidates))
+            if seq > handed.seq + 1  # else nothing is stored after that point
+            else []
+        )
         same = 0
         while same < len(stored) and candidates[same].fp == stored[same]:
             same += 1
