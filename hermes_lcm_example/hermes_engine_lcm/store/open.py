@@ -29,13 +29,17 @@ def open_store(settings: LCMSettings, hermes_home: Path) -> StoreDatabase:
             "(postgresql://user@host:5432/dbname) or unset it to use the SQLite file"
         )
     try:
-        from hermes_engine_lcm.store.postgres.database import PostgresDatabase, redact
+        from hermes_engine_lcm.store.postgres.database import (
+            PostgresDatabase,
+            has_password,
+            redact,
+        )
     except ImportError:
         raise MissingDriverError(
             "lcm: a PostgreSQL store is configured but psycopg is not installed: "
             "pip install 'hermes-engine-lcm[postgres]'"
         ) from None
-    if settings.database_url and ":" in settings.database_url.split("@")[0].split("//", 1)[-1]:
+    if settings.database_url and has_password(settings.database_url):
         logger.warning(
             "lcm.password_in_config",
             database=redact(url),

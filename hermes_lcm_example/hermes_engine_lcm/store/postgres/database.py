@@ -36,7 +36,14 @@ from hermes_core.redaction import redact as redact_text
 from hermes_engine_lcm.store.postgres.connection import PostgresConnection
 from hermes_engine_lcm.store.postgres.schema import MIGRATIONS
 
-__all__ = ["LOCK_MIGRATIONS", "LOCK_SESSION", "PostgresDatabase", "StoreConnectionError", "redact"]
+__all__ = [
+    "LOCK_MIGRATIONS",
+    "LOCK_SESSION",
+    "PostgresDatabase",
+    "StoreConnectionError",
+    "has_password",
+    "redact",
+]
 
 #: The advisory-lock class ids of the store ("LCMS", "LCMM" in ASCII).
 LOCK_SESSION = 0x4C434D53
@@ -60,6 +67,14 @@ def redact(url: str) -> str:
     host = str(parts.get("host") or "localhost")
     port = f":{parts['port']}" if parts.get("port") else ""
     return f"postgresql://{user}{host}{port}/{parts.get('dbname') or ''}"
+
+
+def has_password(url: str) -> bool:
+    """Whether ``url`` carries a password (``user:password@`` or ``?password=``)."""
+    try:
+        return bool(conninfo_to_dict(url).get("password"))
+    except psycopg.ProgrammingError:
+        return False
 
 
 def _failure(exc: psycopg.Error) -> str:
