@@ -279,3 +279,27 @@ def test_a_session_lock_holds_back_that_session_writers_and_no_other(
     assert stored(writer, "alice") == alice and stored(writer, "bob") == bob
     holder.close()
     writer.close()
+
+
+def test_search_looks_past_the_latest_rows_when_they_hold_too_few_matches(
+    postgres_server: PostgresServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hermes_engine_lcm.store.postgres import search
+
+    monkeypatch.setattr(search, "RECENT_ROWS", 10)  # the first look covers 10 rows
+    engine = LCMEngine({"lcm": {"database_url": postgres_server.create_database()}})
+    history = sample_conversation(30, facts={1: "The kiln fires at dawn.", 2: "Kiln shelves."})
+    history += [{"role": "user", "content": f"kiln note {n}"} for n in range(3)]
+    engine.on_turn_complete(history)
+
+    def grep(**args: Any) -> list[str]:
+        answer = engine.handle_tool_call("lcm_grep", {"query": "kiln", **args})
+        return [r["snippet"] for r in json.loads(answer)["results"]]
+
+    everything = grep(limit=20)  # three in the latest rows, two far older
+    assert sorted(everything) == sorted(
+        ["The kiln fires at dawn.", "Kiln shelves.", *(f"kiln note {n}" for n in range(3))]
+    )
+    assert grep(limit=2, sort="recency") == ["kiln note 2", "kiln note 1"]
+    assert grep(limit=5, sort="recency")[3:] == ["Kiln shelves.", "The kiln fires at dawn."]
+    engine.close()

@@ -22,6 +22,10 @@ __all__ = ["ranked_messages", "search"]
 
 #: The latest matches of a query ranked by relevance, at most.
 RANK_WINDOW = 5_000
+#: Matches are looked for among the latest this many rows of the table first, then, when
+#: they are too few, among all: what a search costs is then bounded by this number, not by
+#: the size of the store (a GIN index hands over every match, each read from the table).
+RECENT_ROWS = 100_000
 
 _TABLES = {
     "message": ("messages", "seq", "english"),
@@ -33,6 +37,40 @@ def _scope(session_ids: Sequence[str] | None) -> tuple[str, list[object]]:
     if session_ids is None:
         return "", []
     return " AND t.session_id = ANY(?)", [list(session_ids)]
+
+
+def _ranked(
+    db: Connection,
+    table: str,
+    config: str,
+    match: str,
+    session_ids: Sequence[str] | None,
+    limit: int,
+    recency: bool,
+) -> list[int]:
+    """Ids of up to ``limit`` rows of ``table`` matching the tsquery ``match``, best first
+    (latest first with ``recency``): among the latest :data:`RECENT_ROWS` rows, then, if
+    those are not enough, among all."""
+    where, params = _scope(session_ids)
+    ranking = "id DESC" if recency else "ts_rank(words, q) DESC, id DESC"
+    newest = db.execute(f"SELECT COALESCE(MAX(id), 0) FROM {table}").fetchone()[0]
+    found: list[int] = []
+    for floor in (newest - RECENT_ROWS, None):
+        if floor is not None and floor <= 0:
+            continue
+        bound = " AND t.id > ?" if floor is not None else ""
+        rows = db.execute(
+            "SELECT id FROM ("
+            f" SELECT t.id, t.words FROM {table} t"
+            f" WHERE t.words @@ to_tsquery('{config}', ?){bound}{where}"
+            f" ORDER BY t.id DESC LIMIT {RANK_WINDOW}) m,"
+            f" to_tsquery('{config}', ?) q ORDER BY {ranking} LIMIT ?",
+            [match, *([floor] if floor is not None else []), *params, match, limit],
+        )
+        found += [row[0] for row in rows if row[0] not in found]
+        if len(found) >= limit:
+            break
+    return found[:limit]
 
 
 def search(
@@ -66,15 +104,19 @@ def search(
         for match in rounds:
             if len(hits) >= limit:
                 break
-            ranking = "id DESC" if recency else "ts_rank(words, q) DESC, id DESC"
-            run(
-                f"SELECT id, session_id, text, {order} FROM ("
-                f" SELECT t.id, t.session_id, t.text, t.{order}, t.words"
-                f" FROM {table} t WHERE t.words @@ to_tsquery('{config}', ?){where}"
-                f" ORDER BY t.id DESC LIMIT {RANK_WINDOW}) m,"
-                f" to_tsquery('{config}', ?) q ORDER BY {ranking} LIMIT ?",
-                [match, *params, match, limit],
-            )
+            ids = _ranked(db, table, config, match, session_ids, limit - len(hits), recency)
+            ids = [i for i in ids if i not in hits]
+            if ids:
+                rows = {
+                    row[0]: row
+                    for row in db.execute(
+                        f"SELECT id, session_id, text, {order} FROM {table} WHERE id = ANY(?)",
+                        [ids],
+                    )
+                }
+                for i in ids:
+                    row = rows[i]
+                    hits[i] = Hit(kind, row[0], row[1], row[2], row[3])
     function_words_only = kind == "message" and not query_words(text)
     if len(hits) < limit and text and (cjk or not words or function_words_only):
         # substrings: CJK text (the trigram index holds the rows with such text), queries
@@ -95,14 +137,4 @@ def ranked_messages(
     words = query_words(query)
     if not words:
         return []
-    where, params = _scope(session_ids)
-    match = " | ".join(words)
-    rows = db.execute(
-        "SELECT id FROM ("
-        " SELECT t.id, t.words FROM messages t"
-        f" WHERE t.words @@ to_tsquery('english', ?){where}"
-        f" ORDER BY t.id DESC LIMIT {RANK_WINDOW}) m,"
-        " to_tsquery('english', ?) q ORDER BY ts_rank(words, q) DESC, id DESC LIMIT ?",
-        [match, *params, match, limit],
-    )
-    return [row[0] for row in rows]
+    return _ranked(db, "messages", "english", " | ".join(words), session_ids, limit, False)
