@@ -22,9 +22,10 @@ __all__ = ["ranked_messages", "search"]
 
 #: The latest matches of a query ranked by relevance, at most.
 RANK_WINDOW = 5_000
-#: Matches are looked for among the latest this many rows of the table first, then, when
-#: they are too few, among all: what a search costs is then bounded by this number, not by
-#: the size of the store (a GIN index hands over every match, each read from the table).
+#: Matches are looked for among the latest this many rows first (of the conversation
+#: searched, or of the table), then, when they are too few, among all: what a search costs
+#: is then bounded by this number, not by the size of the store (a GIN index hands over
+#: every match, and each is read from the table).
 RECENT_ROWS = 100_000
 
 _TABLES = {
@@ -53,12 +54,20 @@ def _ranked(
     those are not enough, among all."""
     where, params = _scope(session_ids)
     ranking = "id DESC" if recency else "ts_rank(words, q) DESC, id DESC"
-    newest = db.execute(f"SELECT COALESCE(MAX(id), 0) FROM {table}").fetchone()[0]
+    if table == "messages" and session_ids is not None and len(session_ids) == 1:
+        # one conversation (the usual scope): its latest rows, whatever the other sessions
+        # of a shared store wrote since (the planner ANDs the word and (session, seq) indexes)
+        column = "seq"
+        row = db.execute("SELECT next_seq FROM sessions WHERE id = ?", (session_ids[0],))
+        newest = (row.fetchone() or (0,))[0]
+    else:
+        column = "id"
+        newest = db.execute(f"SELECT COALESCE(MAX(id), 0) FROM {table}").fetchone()[0]
     found: list[int] = []
     for floor in (newest - RECENT_ROWS, None):
         if floor is not None and floor <= 0:
             continue
-        bound = " AND t.id > ?" if floor is not None else ""
+        bound = f" AND t.{column} > ?" if floor is not None else ""
         rows = db.execute(
             "SELECT id FROM ("
             f" SELECT t.id, t.words FROM {table} t"
