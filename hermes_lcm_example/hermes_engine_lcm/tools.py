@@ -12,6 +12,7 @@ from hermes_engine_lcm.store.connection import Connection
 from hermes_engine_lcm.store.nodes import (
     active_items,
     covered_messages,
+    covering_summaries,
     covering_summary,
     load_messages,
     load_summary,
@@ -124,6 +125,10 @@ def grep(
     if recency:
         hits.sort(key=lambda h: h.order, reverse=True)
     results = []
+    above_of = {
+        kind: covering_summaries(db, kind, [h.id for h in hits[:limit] if h.kind == kind])
+        for kind in ("message", "summary")
+    }
     for hit in hits[:limit]:
         entry: dict[str, Any] = {
             "id": ("M" if hit.kind == "message" else "S") + str(hit.id),
@@ -131,7 +136,7 @@ def grep(
         }
         if sessions is None or len(sessions) > 1:
             entry["session_id"] = hit.session_id
-        above = covering_summary(db, hit.kind, hit.id)
+        above = above_of[hit.kind].get(hit.id)
         if above is not None:
             entry["folded_into"] = f"S{above}"
         results.append(entry)

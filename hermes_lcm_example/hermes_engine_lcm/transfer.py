@@ -124,4 +124,6 @@ def transfer(
                     raise TransferError(f"{table}: copied {copied[table]} rows, found {there}")
     finally:
         database.close()
+    with target.write() as db:  # statistics on the copied rows, for the planner
+        db.execute("ANALYZE")
     return TransferReport(copied, time.monotonic() - started)

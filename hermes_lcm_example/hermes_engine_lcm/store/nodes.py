@@ -16,6 +16,7 @@ __all__ = [
     "SummaryRow",
     "active_items",
     "covered_messages",
+    "covering_summaries",
     "covering_summary",
     "load_messages",
     "load_summaries",
@@ -159,10 +160,20 @@ def covered_messages(db: Connection, summary_id: int) -> list[int]:
 
 def covering_summary(db: Connection, kind: str, node_id: int) -> int | None:
     """The summary directly above a node, if it was folded into one."""
-    row = db.execute(
-        "SELECT summary_id FROM summary_children WHERE kind = ? AND child_id = ?", (kind, node_id)
-    ).fetchone()
-    return row[0] if row else None
+    return covering_summaries(db, kind, [node_id]).get(node_id)
+
+
+def covering_summaries(db: Connection, kind: str, node_ids: Sequence[int]) -> dict[int, int]:
+    """The summary directly above each of the nodes of ``kind`` folded into one, in one query."""
+    if not node_ids:
+        return {}
+    marks = ",".join("?" * len(node_ids))
+    rows = db.execute(
+        "SELECT child_id, summary_id FROM summary_children"
+        f" WHERE kind = ? AND child_id IN ({marks})",
+        [kind, *node_ids],
+    )
+    return {int(child): int(summary) for child, summary in rows}
 
 
 def replace_with_summary(

@@ -26,7 +26,7 @@ RANK_WINDOW = 5_000
 #: searched, or of the table), then, when they are too few, among all: what a search costs
 #: is then bounded by this number, not by the size of the store (a GIN index hands over
 #: every match, and each is read from the table).
-RECENT_ROWS = 100_000
+RECENT_ROWS = 20_000
 
 _TABLES = {
     "message": ("messages", "seq", "english"),
@@ -60,9 +60,11 @@ def _ranked(
         column = "seq"
         row = db.execute("SELECT next_seq FROM sessions WHERE id = ?", (session_ids[0],))
         newest = (row.fetchone() or (0,))[0]
-    else:
+    elif table == "messages":
         column = "id"
-        newest = db.execute(f"SELECT COALESCE(MAX(id), 0) FROM {table}").fetchone()[0]
+        newest = db.execute("SELECT COALESCE(MAX(id), 0) FROM messages").fetchone()[0]
+    else:  # summaries: one per thousands of tokens folded, few enough to search whole
+        column, newest = "id", 0
     found: list[int] = []
     for floor in (newest - RECENT_ROWS, None):
         if floor is not None and floor <= 0:
@@ -113,8 +115,9 @@ def search(
         for match in rounds:
             if len(hits) >= limit:
                 break
-            ids = _ranked(db, table, config, match, session_ids, limit - len(hits), recency)
-            ids = [i for i in ids if i not in hits]
+            # the earlier round's hits rank among these too: asking for ``limit`` leaves room
+            ids = _ranked(db, table, config, match, session_ids, limit, recency)
+            ids = [i for i in ids if i not in hits][: limit - len(hits)]
             if ids:
                 rows = {
                     row[0]: row
