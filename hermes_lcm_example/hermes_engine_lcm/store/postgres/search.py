@@ -40,6 +40,20 @@ def _scope(session_ids: Sequence[str] | None) -> tuple[str, list[object]]:
     return " AND t.session_id = ANY(?)", [list(session_ids)]
 
 
+def _window(db: Connection, table: str, session_ids: Sequence[str] | None) -> tuple[str, int]:
+    """Where the latest :data:`RECENT_ROWS` rows of the search's scope begin: a column and
+    the value it must exceed (0: the scope is small enough to search whole)."""
+    if table == "messages" and session_ids is not None and len(session_ids) == 1:
+        # one conversation (the usual scope): its latest rows, whatever the other sessions
+        # of a shared store wrote since (the planner ANDs the word and (session, seq) indexes)
+        row = db.execute("SELECT next_seq FROM sessions WHERE id = ?", (session_ids[0],))
+        return "seq", max(0, (row.fetchone() or (0,))[0] - RECENT_ROWS)
+    if table == "messages":
+        newest = db.execute("SELECT COALESCE(MAX(id), 0) FROM messages").fetchone()[0]
+        return "id", max(0, newest - RECENT_ROWS)
+    return "id", 0  # summaries: one per thousands of tokens folded, few enough to search whole
+
+
 def _ranked(
     db: Connection,
     table: str,
@@ -48,25 +62,16 @@ def _ranked(
     session_ids: Sequence[str] | None,
     limit: int,
     recency: bool,
+    window: tuple[str, int],
 ) -> list[int]:
     """Ids of up to ``limit`` rows of ``table`` matching the tsquery ``match``, best first
-    (latest first with ``recency``): among the latest :data:`RECENT_ROWS` rows, then, if
+    (latest first with ``recency``): within ``window`` (see :func:`_window`), then, if
     those are not enough, among all."""
     where, params = _scope(session_ids)
     ranking = "id DESC" if recency else "ts_rank(words, q) DESC, id DESC"
-    if table == "messages" and session_ids is not None and len(session_ids) == 1:
-        # one conversation (the usual scope): its latest rows, whatever the other sessions
-        # of a shared store wrote since (the planner ANDs the word and (session, seq) indexes)
-        column = "seq"
-        row = db.execute("SELECT next_seq FROM sessions WHERE id = ?", (session_ids[0],))
-        newest = (row.fetchone() or (0,))[0]
-    elif table == "messages":
-        column = "id"
-        newest = db.execute("SELECT COALESCE(MAX(id), 0) FROM messages").fetchone()[0]
-    else:  # summaries: one per thousands of tokens folded, few enough to search whole
-        column, newest = "id", 0
+    column, start = window
     found: list[int] = []
-    for floor in (newest - RECENT_ROWS, None):
+    for floor in (start, None):
         if floor is not None and floor <= 0:
             continue
         bound = f" AND t.{column} > ?" if floor is not None else ""
@@ -112,11 +117,12 @@ def search(
         rounds = [" | ".join(words)]
         if not any_word and len(words) > 1:
             rounds.insert(0, " & ".join(words))
+        window = _window(db, table, session_ids)
         for match in rounds:
             if len(hits) >= limit:
                 break
             # the earlier round's hits rank among these too: asking for ``limit`` leaves room
-            ids = _ranked(db, table, config, match, session_ids, limit, recency)
+            ids = _ranked(db, table, config, match, session_ids, limit, recency, window)
             ids = [i for i in ids if i not in hits][: limit - len(hits)]
             if ids:
                 rows = {
@@ -149,4 +155,6 @@ def ranked_messages(
     words = query_words(query)
     if not words:
         return []
-    return _ranked(db, "messages", "english", " | ".join(words), session_ids, limit, False)
+    window = _window(db, "messages", session_ids)
+    match = " | ".join(words)
+    return _ranked(db, "messages", "english", match, session_ids, limit, False, window)
