@@ -33,25 +33,21 @@ class CommandsGroup(click.Group):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         found = super().get_command(ctx, cmd_name)
-        point = _declared().get(cmd_name)
-        if found is not None or point is None:
+        if found is not None:  # a built-in: no need to read every distribution's metadata
             return found
+        point = _declared().get(cmd_name)
+        if point is None:
+            return None
         try:
             loaded = point.load()
+            if not isinstance(loaded, click.Command):
+                raise TypeError("not a click command")
         except Exception as exc:
             logger.warning(
                 "cli.command_unloadable",
                 command=cmd_name,
                 entry_point=point.value,
                 error=f"{type(exc).__name__}: {exc}",
-            )
-            return None
-        if not isinstance(loaded, click.Command):
-            logger.warning(
-                "cli.command_unloadable",
-                command=cmd_name,
-                entry_point=point.value,
-                error="not a click command",
             )
             return None
         return loaded

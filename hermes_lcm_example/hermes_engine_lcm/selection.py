@@ -24,7 +24,7 @@ protocol use (characters / 4; each message also counts an envelope).
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,7 +38,7 @@ from hermes_engine_lcm.store.nodes import (
     load_messages,
     load_summaries,
 )
-from hermes_engine_lcm.store.records import MessageMeta, messages_at
+from hermes_engine_lcm.store.records import MessageMeta, messages_at, recent_ids
 from hermes_engine_lcm.store.search import ranked_messages
 
 __all__ = ["Shares", "active_messages", "build_request"]
@@ -69,25 +69,32 @@ class Shares:
     tail_messages: int = 32
 
 
-def active_messages(db: Connection, items: Sequence[Item]) -> list[dict[str, Any]]:
-    """The active context as chat messages; consecutive summaries share one message."""
-    bodies = load_messages(db, [i.ref_id for i in items if i.kind == "message"])
-    rows = load_summaries(db, [i.ref_id for i in items if i.kind == "summary"])
+def _merged(entries: Iterable[SummaryRow | dict[str, Any]]) -> list[dict[str, Any]]:
+    """Messages and summaries in order as chat messages; consecutive summaries share one."""
     out: list[dict[str, Any]] = []
     pending: list[SummaryRow] = []
-    for item in items:
-        if item.kind == "summary":
-            row = rows.get(item.ref_id)
-            if row is not None:
-                pending.append(row)
+    for entry in entries:
+        if isinstance(entry, SummaryRow):
+            pending.append(entry)
             continue
         if pending:
             out.append(summary_message(pending))
             pending = []
-        out.append(bodies[item.ref_id])
+        out.append(entry)
     if pending:
         out.append(summary_message(pending))
     return out
+
+
+def active_messages(db: Connection, items: Sequence[Item]) -> list[dict[str, Any]]:
+    """The active context as chat messages; consecutive summaries share one message."""
+    bodies = load_messages(db, [i.ref_id for i in items if i.kind == "message"])
+    rows = load_summaries(db, [i.ref_id for i in items if i.kind == "summary"])
+    return _merged(
+        bodies[i.ref_id] if i.kind == "message" else rows[i.ref_id]
+        for i in items
+        if i.kind == "message" or i.ref_id in rows
+    )
 
 
 def _tail(messages: Sequence[MessageMeta], room: int, most: int) -> int:
@@ -164,14 +171,6 @@ def _neighbours(
     return [by_seq[seq] for seq in wanted if seq in by_seq]
 
 
-def _recent_ids(db: Connection, session_id: str, before_seq: int, limit: int) -> list[int]:
-    rows = db.execute(
-        "SELECT id FROM messages WHERE session_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
-        (session_id, before_seq, limit),
-    )
-    return [row[0] for row in rows]
-
-
 def build_request(
     db: Connection,
     session_id: str,
@@ -211,7 +210,7 @@ def build_request(
     average = max(1, sum(m.tokens for m in raw) // max(1, len(raw)))
     enough = 64 + 2 * (budget - fixed) // average
     ranked = ranked_messages(db, [session_id], query, min(RANKED_CANDIDATES, enough))
-    recent = _recent_ids(db, session_id, tail_seq, min(RECENT_CANDIDATES, enough))
+    recent = recent_ids(db, session_id, tail_seq, min(RECENT_CANDIDATES, enough))
     around = _neighbours(db, session_id, ranked[:BEST], cache)
     wanted = list(dict.fromkeys([*ranked[:BEST], *around, *ranked[BEST:], *recent]))
     pending = cache.meta(db, wanted)
@@ -278,21 +277,13 @@ def build_request(
     pack(room)  # what the summaries left goes to originals too
 
     bodies = cache.bodies(db, [m.id for m in (*head, *picked, *tail)])
-    ordered: list[tuple[int, int, Any]] = [(m.seq, 1, m) for m in picked]
+    ordered: list[tuple[int, int, SummaryRow | dict[str, Any]]] = [
+        (m.seq, 1, bodies[m.id]) for m in picked
+    ]
     ordered += [(s.first_seq, 0, s) for s in chosen]
     ordered.sort(key=lambda entry: (entry[0], entry[1]))
     request = [bodies[m.id] for m in head]
-    run: list[SummaryRow] = []
-    for _, kind, entry in ordered:
-        if kind == 0:
-            run.append(entry)
-            continue
-        if run:
-            request.append(summary_message(run))
-            run = []
-        request.append(bodies[entry.id])
-    if run:
-        request.append(summary_message(run))
+    request += _merged(entry for _, _, entry in ordered)
     request += [bodies[m.id] for m in tail]
     while estimate_tokens(request) > budget and len(request) > len(head) + len(tail):
         del request[len(head)]  # merged summary blocks may cost a little more than apart

@@ -10,7 +10,6 @@ only read.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,7 +81,6 @@ class TransferReport:
 def transfer(
     source: Path,
     target: PostgresDatabase,
-    progress: Callable[[str, int], None] | None = None,
 ) -> TransferReport:
     """Copy the SQLite store at ``source`` into ``target`` (empty; migrated by opening it)."""
     if not source.is_file():
@@ -110,8 +108,6 @@ def transfer(
                         for values in batch:
                             copy.write_row([_storable(v) for v in values])
                         count += len(batch)
-                        if progress:
-                            progress(table, count)
                 copied[table] = count
             for sequence in ("messages", "summaries"):
                 db.raw.execute(

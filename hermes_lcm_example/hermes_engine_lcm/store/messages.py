@@ -294,7 +294,9 @@ def _aligned(
     return list(candidates[best_end + 1 :])
 
 
-def _unseen(db: Connection, session_id: str, candidates: Sequence[Candidate]) -> list[Candidate]:
+def _unseen(
+    db: Connection, session_id: str, candidates: Sequence[Candidate], next_seq: int
+) -> list[Candidate]:
     """The candidates that none of the session's recent messages equals (a list that shares
     nothing with the store's end: new messages handed on their own, or another history
     under the same id).
@@ -310,11 +312,10 @@ def _unseen(db: Connection, session_id: str, candidates: Sequence[Candidate]) ->
             (session_id, max(RECENT, len(candidates))),
         )
     else:  # a few (a lone incoming message): the database compares, no row reaches Python
-        since = db.execute("SELECT next_seq FROM sessions WHERE id = ?", (session_id,)).fetchone()
         marks = ",".join("?" * len(fps))
         rows = db.execute(
             f"SELECT fp FROM messages WHERE session_id = ? AND seq >= ? AND fp IN ({marks})",
-            (session_id, (since[0] if since else 0) - max(RECENT, len(candidates)), *fps),
+            (session_id, next_seq - max(RECENT, len(candidates)), *fps),
         )
     known = {row[0] for row in rows}
     return [c for c in candidates if c.fp not in known]
@@ -358,7 +359,7 @@ def ingest(
         # nothing remembered (a new session, or a reset): the whole list is new
         found = _aligned(db, session_id, candidates) if handed.count else candidates
         aligned = found is not None
-        fresh = found if found is not None else _unseen(db, session_id, candidates)
+        fresh = found if found is not None else _unseen(db, session_id, candidates, seq)
     ids = _store(db, session_id, fresh, seq, position, now, fts) if fresh else []
     ends = (seq + len(fresh), position + len(fresh)) if fresh else None
     if fresh or aligned:

@@ -96,6 +96,15 @@ def messages_at(db: Connection, session_id: str, seqs: Sequence[int]) -> list[Me
     return found
 
 
+def recent_ids(db: Connection, session_id: str, before_seq: int, limit: int) -> list[int]:
+    """Ids of the session's latest ``limit`` messages before ``before_seq``, latest first."""
+    rows = db.execute(
+        "SELECT id FROM messages WHERE session_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
+        (session_id, before_seq, limit),
+    )
+    return [row[0] for row in rows]
+
+
 def owner_of(db: Connection, kind: str, number: int) -> str | None:
     """The session a message (``kind`` "message") or summary belongs to; None if absent."""
     table = "messages" if kind == "message" else "summaries"

@@ -181,11 +181,6 @@ class PostgresDatabase:
         if pool is not None:
             pool.close()
 
-    def schema_version(self) -> int:
-        with self.read() as db:
-            row = db.execute("SELECT version FROM lcm_schema").fetchone()
-        return int(row[0])
-
     def _migrate(self) -> None:
         """Apply the migrations not applied yet, on a connection of its own (which also tells
         a wrong URL or password at once, where the pool would keep retrying)."""
