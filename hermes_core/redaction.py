@@ -1,17 +1,27 @@
 """Keeping secrets out of logs, errors, status and what is sent to a summariser.
 
 One module for the host, the LLM client and every engine: API keys, bearer
-tokens, ``key=value`` assignments of secret-named keys and credentials in
-URLs are replaced with ``[REDACTED]``; a value whose key names a secret is
-never shown at all; text quoted from a server is redacted and capped.
+tokens, ``key=value`` assignments of secret-named keys, credentials in URLs
+(user info, and secret-named query parameters) are replaced with
+``[REDACTED]``; a value whose key names a secret is never shown at all; text
+quoted from a server is cut first, then redacted.
+
+Linear in its input, whatever the input: each pattern can match at most a
+bounded number of characters from any starting point (``MAX_WIDTH``, checked
+by the tests from the compiled patterns), and a secret longer than that is
+covered by extending the match over the rest of its run of characters with a
+possessive scan. No pattern nests quantifiers.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
 __all__ = [
+    "MAX_WIDTH",
     "REDACTED",
     "describe_secret",
     "is_secret_key",
@@ -21,57 +31,138 @@ __all__ = [
 ]
 
 REDACTED = "[REDACTED]"
+#: The most characters any redaction pattern examines from one starting point.
+MAX_WIDTH = 1024
 
-_PATTERNS = [
-    # provider API keys: OpenAI/Anthropic style, AWS, GitHub, Slack, Google
-    re.compile(r"\bsk-(?:ant-|proj-|live-)?[A-Za-z0-9_\-]{16,}"),
-    re.compile(r"\bAKIA[0-9A-Z]{16}\b"),
-    re.compile(r"\bgh[pousr]_[A-Za-z0-9]{30,}\b"),
-    re.compile(r"\bxox[abposr]-[A-Za-z0-9\-]{10,}"),
-    re.compile(r"\bAIza[0-9A-Za-z_\-]{30,}"),
-    # bearer tokens and "api_key: ..." style assignments
-    re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/\-]{8,}=*"),
-    re.compile(
-        r"(?i)\b(api[_-]?key|secret|password|passwd|token|authorization)"
-        r"(\"?\s*[:=]\s*\"?)[^\s\"',;]{6,}"
+
+@dataclass(frozen=True)
+class _Rule:
+    """One kind of secret: a pattern of bounded width, the run that extends a match (the rest
+    of a long secret), and how the match is written back."""
+
+    pattern: re.Pattern[str]
+    rest: re.Pattern[str] | None
+    keep: Callable[[re.Match[str]], str]
+
+
+def _whole(_: re.Match[str]) -> str:
+    return REDACTED
+
+
+def _after_first(match: re.Match[str]) -> str:
+    return f"{match.group(1)} {REDACTED}"
+
+
+def _after_prefix(match: re.Match[str]) -> str:
+    return f"{match.group(1)}{REDACTED}"
+
+
+def _after_two(match: re.Match[str]) -> str:
+    return f"{match.group(1)}{match.group(2)}{REDACTED}"
+
+
+def _rule(pattern: str, rest: str | None, keep: Callable[[re.Match[str]], str]) -> _Rule:
+    return _Rule(re.compile(pattern), re.compile(rest) if rest else None, keep)
+
+
+_KEY_CHARS = r"[A-Za-z0-9_\-]"
+_SECRET_WORDS = r"api[_-]?key|secret|password|passwd|token|authorization"
+_QUERY_WORDS = r"api[_-]?key|apikey|key|token|access[_-]?token|secret|password|sig|signature|auth"
+
+_RULES: tuple[_Rule, ...] = (
+    # credentials in a URL's user info: scheme://user:password@host
+    _rule(
+        r"(?i)\b([a-z][a-z0-9+.\-]{0,31}://)[^/\s@]{1,512}@", None, lambda m: f"{m[1]}{REDACTED}@"
     ),
-]
-_URL_CREDENTIALS = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)([^/\s@]+)@")
+    # provider API keys: OpenAI/Anthropic style, AWS, GitHub, Slack, Google
+    _rule(rf"\bsk-(?:ant-|proj-|live-)?{_KEY_CHARS}{{16,512}}", rf"{_KEY_CHARS}*", _whole),
+    _rule(r"\bAKIA[0-9A-Z]{16}\b", None, _whole),
+    _rule(r"\bgh[pousr]_[A-Za-z0-9]{30,512}", r"[A-Za-z0-9]*", _whole),
+    _rule(r"\bxox[abposr]-[A-Za-z0-9\-]{10,512}", r"[A-Za-z0-9\-]*", _whole),
+    _rule(rf"\bAIza{_KEY_CHARS}{{30,512}}", rf"{_KEY_CHARS}*", _whole),
+    # bearer tokens, and "api_key: ..." style assignments
+    _rule(
+        r"(?i)\b(bearer|basic)[ \t]{1,64}[A-Za-z0-9._~+/\-]{8,512}",
+        r"[A-Za-z0-9._~+/\-]*=*",
+        _after_first,
+    ),
+    _rule(
+        rf"(?i)\b({_SECRET_WORDS})(\"?[ \t]{{0,16}}[:=][ \t]{{0,16}}\"?)[^\s\"',;&]{{6,512}}",
+        r"[^\s\"',;&]*",
+        _after_two,
+    ),
+    # secret-named query parameters: ?api_key=..., &token=...
+    _rule(rf"(?i)([?&;](?:{_QUERY_WORDS})=)[^&#\s]{{1,512}}", r"[^&#\s]*", _after_prefix),
+)
+
 #: Parts of a key name that say its value is a secret.
 _SECRET_NAMES = re.compile(
     r"(?i)(api[_-]?key|apikey|token|secret|passw(or)?d|authorization|credential|private[_-]?key)"
 )
 
 
-def redact(text: str) -> str:
-    """``text`` with API keys, bearer tokens, secret assignments and URL credentials replaced."""
-    text = _URL_CREDENTIALS.sub(lambda m: f"{m.group(1)}{REDACTED}@", text)
-    for pattern in _PATTERNS:
-        if pattern.groups == 0:
-            text = pattern.sub(REDACTED, text)
-        elif pattern.groups == 1:
-            text = pattern.sub(lambda m: f"{m.group(1)} {REDACTED}", text)
-        else:
-            text = pattern.sub(lambda m: f"{m.group(1)}{m.group(2)}{REDACTED}", text)
+class Work:
+    """How many characters the patterns were run over (the tests bound it by the input)."""
+
+    __slots__ = ("characters",)
+
+    def __init__(self) -> None:
+        self.characters = 0
+
+
+def _apply(rule: _Rule, text: str, work: Work) -> str:
+    if not rule.pattern.search(text):
+        work.characters += len(text)
+        return text
+    out: list[str] = []
+    position = 0
+    while True:
+        match = rule.pattern.search(text, position)
+        if match is None:
+            work.characters += len(text) - position
+            out.append(text[position:])
+            return "".join(out)
+        end = match.end()
+        if rule.rest is not None:
+            rest = rule.rest.match(text, end)
+            assert rest is not None  # a starred run always matches
+            end = rest.end()
+        work.characters += end - position
+        out.append(text[position : match.start()])
+        out.append(rule.keep(match))
+        position = end
+
+
+def redact(text: str, work: Work | None = None) -> str:
+    """``text`` with API keys, bearer tokens, secret assignments and URL credentials replaced.
+
+    Linear in ``len(text)``; ``work``, when given, counts the characters the
+    patterns were run over.
+    """
+    counted = work if work is not None else Work()
+    for rule in _RULES:
+        text = _apply(rule, text, counted)
     return text
 
 
 def strip_url_credentials(url: str) -> str:
-    """``url`` without its user info (``http://admin:pw@host/v1`` -> ``http://host/v1``)."""
+    """``url`` without its user info and with secret-named query values redacted
+    (``http://admin:pw@host/v1?api_key=sk-1`` -> ``http://host/v1?api_key=[REDACTED]``)."""
     try:
         parts = urlsplit(url)
     except ValueError:
         return redact(url)
-    if "@" not in parts.netloc:
+    host = parts.netloc.rsplit("@", 1)[1] if "@" in parts.netloc else parts.netloc
+    query = redact(f"?{parts.query}")[1:] if parts.query else parts.query
+    if host == parts.netloc and query == parts.query:
         return url
-    host = parts.netloc.rsplit("@", 1)[1]
-    return urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment))
+    return urlunsplit((parts.scheme, host, parts.path, query, parts.fragment))
 
 
 def is_secret_key(name: str) -> bool:
     """Whether a configuration key or header named ``name`` holds a secret
     (``api_key``, ``token``, ``secret``, ``password``, ``authorization``, ...)."""
-    return bool(_SECRET_NAMES.search(name.rsplit(".", 1)[-1]))
+    return bool(_SECRET_NAMES.search(name.rsplit(".", 1)[-1][:MAX_WIDTH]))
 
 
 def describe_secret(value: object) -> str:
@@ -81,6 +172,14 @@ def describe_secret(value: object) -> str:
 
 
 def quote_body(text: str, limit: int = 200) -> str:
-    """Text a server sent, fit to quote in an error: redacted, at most ``limit`` characters."""
-    cleaned = redact(text)
-    return cleaned if len(cleaned) <= limit else cleaned[: limit - 3] + "..."
+    """Text a server (or a user) sent, fit to quote in an error: at most ``limit`` characters,
+    redacted.
+
+    The text is cut before it is redacted, with room for a secret that
+    straddles the cut, so the cost does not grow with the text's length.
+    """
+    head = text[: limit + MAX_WIDTH]
+    cleaned = redact(head)
+    if len(cleaned) <= limit and len(head) == len(text):
+        return cleaned
+    return cleaned[: max(0, limit - 3)] + "..."

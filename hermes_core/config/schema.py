@@ -13,7 +13,7 @@ from typing import Any
 from hermes_core.config.checks import is_bool, is_fraction, seconds, whole_number
 from hermes_core.config.rules import KeyRule
 from hermes_core.names import ENGINE_NAME_RULE, is_valid_engine_name
-from hermes_core.redaction import describe_secret, is_secret_key, redact
+from hermes_core.redaction import describe_secret, is_secret_key, quote_body
 
 __all__ = ["HERMES_AGENT_SECTIONS", "KEYS", "SECTIONS", "describe", "rule_for"]
 
@@ -273,10 +273,7 @@ def describe(value: object, key: str = "") -> str:
     in the text (a URL's password, a key)."""
     if key and is_secret_key(key):
         return describe_secret(value)
-    text = redact(repr(value))
-    if len(text) > 60:
-        text = text[:57] + "..."
-    return f"{type(value).__name__} {text}"
+    return f"{type(value).__name__} {quote_body(repr(value), 60)}"
 
 
 def iter_present(data: Mapping[str, Any], path: str) -> Iterator[object]:

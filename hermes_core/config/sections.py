@@ -15,7 +15,7 @@ from hermes_core.config.rules import KeyRule
 from hermes_core.config.yaml_source import line_of
 from hermes_core.errors import ConfigError, ConfigProblem
 from hermes_core.log import logger
-from hermes_core.redaction import describe_secret, is_secret_key, redact
+from hermes_core.redaction import describe_secret, is_secret_key, quote_body
 
 if TYPE_CHECKING:
     from hermes_core.config.model import HermesConfig
@@ -28,7 +28,7 @@ _NO_FILE = "<mapping>"
 
 def _problem(config: HermesConfig | None, key: str, expected: str, value: object) -> ConfigProblem:
     """A problem with ``key``, placed in the real file and line when ``config`` knows them."""
-    got = describe_secret(value) if is_secret_key(key) else redact(repr(value))
+    got = describe_secret(value) if is_secret_key(key) else quote_body(repr(value), 120)
     if config is None:
         return ConfigProblem(_NO_FILE, key, expected, got)
     line = line_of(config.text, key) if config.text is not None else None

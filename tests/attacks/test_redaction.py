@@ -1,0 +1,107 @@
+"""Attacks on redaction: secrets that must not survive, inputs built to make it slow."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hermes_core import redaction
+from hermes_core.redaction import MAX_WIDTH, Work, quote_body, redact, strip_url_credentials
+
+try:  # Python 3.11+
+    from re import _parser as sre_parse
+except ImportError:  # pragma: no cover - Python 3.10
+    import sre_parse  # type: ignore[no-redef]
+
+#: Fragments that start or almost complete a secret: repeated, they are what made the
+#: earlier URL pattern backtrack quadratically (``a-a-a-...``).
+FRAGMENTS = [
+    "a-",
+    "a",
+    "-",
+    "sk-",
+    "sk-ant-",
+    "a://",
+    "://",
+    "@",
+    "a://b@",
+    "bearer ",
+    "Bearer\t",
+    "token=",
+    "api_key: ",
+    "?key=",
+    "&token=",
+    "ghp_",
+    "xoxb-",
+    "AIza",
+    "AKIA",
+    "=",
+    ":",
+    "/",
+    " ",
+    "\n",
+    "é",
+    "x" * 17,
+]
+
+
+def test_every_pattern_examines_a_bounded_number_of_characters_from_any_start() -> None:
+    for rule in redaction._RULES:
+        _low, high = sre_parse.parse(rule.pattern.pattern).getwidth()
+        assert high <= MAX_WIDTH, rule.pattern.pattern
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    parts=st.lists(st.sampled_from(FRAGMENTS), min_size=1, max_size=6),
+    size=st.integers(min_value=1, max_value=1_000_000),
+)
+def test_redaction_work_is_linear_in_adversarial_input_up_to_a_megabyte(
+    parts: list[str], size: int
+) -> None:
+    unit = "".join(parts)
+    text = (unit * (size // len(unit) + 1))[:size]
+    work = Work()
+    redact(text, work)
+    # each rule runs over the text once (grown at most 3x by replacements), plus the runs
+    # that extend long secrets, which it skips afterwards
+    assert work.characters <= 3 * len(redaction._RULES) * max(len(text), 1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    secret=st.from_regex(re.compile(r"sk-[A-Za-z0-9]{20,2000}"), fullmatch=True),
+    before=st.text(max_size=200),
+    after=st.sampled_from(["", " ", "\n", ", more text"]),
+)
+def test_an_api_key_of_any_length_leaves_no_character_behind(
+    secret: str, before: str, after: str
+) -> None:
+    cleaned = redact(f"{before} {secret}{after}")
+    assert secret[3:19] not in cleaned
+    assert secret[-16:] not in cleaned
+
+
+def test_an_api_key_in_a_url_query_string_is_redacted() -> None:
+    url = "https://llm.example/v1?api_key=sk-live-abcdefghijklmnopqrstuvwx&model=m"
+    assert "abcdefghijklmnop" not in strip_url_credentials(url)
+    assert "model=m" in strip_url_credentials(url)
+    assert "abcdefghijklmnop" not in redact(f"calling {url} failed")
+    assert "hunter2" not in strip_url_credentials("http://admin:hunter2@host/v1?token=hunter2")
+
+
+def test_quoting_a_megabyte_reply_redacts_only_what_is_quoted() -> None:
+    body = "a-" * 500_000 + "sk-abcdefghijklmnopqrstuvwxyz"
+    work = Work()
+    quoted = quote_body(body)
+    assert len(quoted) <= 200
+    redact(body[: 200 + MAX_WIDTH], work)
+    assert work.characters <= 3 * len(redaction._RULES) * (200 + MAX_WIDTH)
+
+
+def test_a_secret_straddling_the_quoting_cut_is_not_shown_in_part() -> None:
+    secret = "sk-" + "Q" * 120
+    quoted = quote_body("x" * 150 + " " + secret, limit=200)
+    assert "QQQQ" not in quoted
