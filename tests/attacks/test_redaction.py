@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
 import re
+import sys
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -10,10 +13,10 @@ from hypothesis import strategies as st
 from hermes_core import redaction
 from hermes_core.redaction import MAX_WIDTH, Work, quote_body, redact, strip_url_credentials
 
-try:  # Python 3.11+
-    from re import _parser as sre_parse
-except ImportError:  # pragma: no cover - Python 3.10
-    import sre_parse  # type: ignore[no-redef]
+#: The regular-expression parser (``re._parser`` from Python 3.11, ``sre_parse`` before).
+sre_parse: Any = importlib.import_module(
+    "re._parser" if sys.version_info >= (3, 11) else "sre_parse"
+)
 
 #: Fragments that start or almost complete a secret: repeated, they are what made the
 #: earlier URL pattern backtrack quadratically (``a-a-a-...``).
