@@ -187,12 +187,23 @@ class ContextHost:
 
     # ------------------------------------------------------------------ lifecycle
 
+    def _session(self, session_id: str | None) -> str | None:
+        """The session a call concerns: ``session_id`` when given (any string, ``""``
+        included, is an id of its own), else the current one (None before any)."""
+        if session_id is None:
+            return self.session_id
+        if not isinstance(session_id, str):
+            raise TypeError(
+                f"session_id must be a string or None, not {type(session_id).__name__}"
+            )
+        return session_id
+
     def start_session(self, session_id: str, **kwargs: Any) -> None:
         """A conversation begins: ``on_session_start`` with ``hermes_home``, model and ``kwargs``.
 
         Only the keywords the engine's method accepts are passed.
         """
-        self.session_id = session_id
+        self.session_id = self._session(session_id)
         offered = {**self._session_context, **kwargs}
         self._bounded(
             "on_session_start",
@@ -206,11 +217,12 @@ class ContextHost:
         """A real boundary (exit, reset, gateway expiry): ``on_session_end`` with a copy."""
         end = self._methods["on_session_end"]
         self._bounded("on_session_end", lambda: end(session_id, copy_messages(messages)), None)
+        self._passes.forget(session_id)
 
     def reset_session(self, *, session_id: str | None = None) -> None:
         """``/new`` or ``/reset`` of ``session_id`` (default: the current session):
         ``on_session_reset``, with ``session_id`` when the engine accepts it."""
-        offered = {"session_id": session_id or self.session_id}
+        offered = {"session_id": self._session(session_id)}
         self._bounded(
             "on_session_reset",
             self._methods["on_session_reset"],
@@ -369,7 +381,9 @@ class ContextHost:
         exception, a timeout, or a result that is not a valid message
         sequence returns ``messages`` itself, logged and counted.
         """
-        session = session_id or self.session_id or _DEFAULT_SESSION
+        session = self._session(session_id)
+        if session is None:
+            session = _DEFAULT_SESSION
         timeout = self.context_timeout_seconds
         offered = {
             "current_tokens": current_tokens,
@@ -475,7 +489,7 @@ class ContextHost:
         """The engine's selection, bounded; ``request_messages`` on any failure."""
         selection = self._selection
         assert selection is not None
-        session = (session_id or self.session_id) if selection.takes_session else None
+        session = self._session(session_id) if selection.takes_session else None
         result = self._bounded(
             "select_context",
             selection,
@@ -522,7 +536,7 @@ class ContextHost:
         observe = self._on_turn_complete
         if observe is None:
             return
-        offered = {**meta, "usage": usage, "session_id": session_id or self.session_id}
+        offered = {**meta, "usage": usage, "session_id": self._session(session_id)}
         keywords = accepted_keywords(self.engine.on_turn_complete, offered)
 
         def run() -> None:  # the copy is made where the bound applies, like the call
@@ -566,7 +580,7 @@ class ContextHost:
         if self._tool_names is None:
             self.tool_schemas()
         assert self._tool_names is not None
-        offered: dict[str, Any] = {"session_id": session_id or self.session_id}
+        offered: dict[str, Any] = {"session_id": self._session(session_id)}
         if messages is not None:
             offered["messages"] = messages  # copied in _bounded_tool, where failures are caught
         extra = accepted_keywords(self.engine.handle_tool_call, offered)

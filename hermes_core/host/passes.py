@@ -61,6 +61,13 @@ class PassRunner:
                 lock = self._locks[session_id] = threading.Lock()
             return lock
 
+    def forget(self, session_id: str) -> None:
+        """Drop the session's lock unless a pass holds it (the session ended)."""
+        with self._locks_guard:
+            lock = self._locks.get(session_id)
+            if lock is not None and not lock.locked():
+                del self._locks[session_id]
+
     def run(
         self,
         session_id: str,

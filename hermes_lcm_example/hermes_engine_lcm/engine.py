@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from hermes_engine_lcm.render import SUMMARY_PREFIX, is_lcm_summary
 from hermes_engine_lcm.selection import Shares, active_messages, build_request
 from hermes_engine_lcm.settings import LCMSettings
 from hermes_engine_lcm.store.cache import MessageCache
+from hermes_engine_lcm.store.keys import session_key
 from hermes_engine_lcm.store.messages import ingest, remember_handed
 from hermes_engine_lcm.store.nodes import active_items
 from hermes_engine_lcm.store.open import open_store
@@ -30,6 +32,8 @@ __all__ = ["LCMEngine"]
 TARGET_SHARE = 0.5
 #: A summary is at most this share of the threshold, so summaries scale with the window.
 SUMMARY_SHARE_OF_THRESHOLD = 0.2
+#: Sessions whose last request is kept for a repeated ask.
+KEPT_SELECTIONS = 64
 #: Seconds kept free before the host's deadline, so a pass never commits after it.
 DEADLINE_MARGIN = 0.25
 
@@ -58,7 +62,9 @@ class LCMEngine(ContextEngine):
         self._session = "default"
         self._lock = threading.Lock()
         self._tail_exceeds: dict[str, bool] = {}
-        self._selections: dict[str, tuple[Any, list[Message]]] = {}
+        #: The last request built per session, for a repeated ask (retries); the most recently
+        #: used :data:`KEPT_SELECTIONS` sessions only, so idle sessions cost no memory.
+        self._selections: OrderedDict[str, tuple[Any, list[Message]]] = OrderedDict()
         self._messages = MessageCache()  # stored messages never change: read each once
 
     @property
@@ -66,7 +72,9 @@ class LCMEngine(ContextEngine):
         return "lcm"
 
     def _sid(self, session_id: str | None) -> str:
-        return session_id or self._session
+        """The store's key of ``session_id`` (any string, ``""`` included, is a session of
+        its own); None means the session of the last ``on_session_start``."""
+        return self._session if session_id is None else session_key(session_id)
 
     def _ingest(self, session_id: str, messages: Any) -> list[int]:
         if not isinstance(messages, list) or not messages:
@@ -176,6 +184,9 @@ class LCMEngine(ContextEngine):
             return None
         with self._lock:
             self._selections[sid] = (key, messages)
+            self._selections.move_to_end(sid)
+            while len(self._selections) > KEPT_SELECTIONS:
+                self._selections.popitem(last=False)
         return copy_messages(messages)
 
     def on_turn_complete(
@@ -191,13 +202,22 @@ class LCMEngine(ContextEngine):
 
     def on_session_start(self, session_id: str, **kwargs: Any) -> None:
         """Resume the session's persisted state: ingestion goes on after its last stored message."""
-        self._session = session_id
-        with self.database.write(session_id) as db:
-            open_session(db, session_id)
+        sid = self._session = session_key(session_id)
+        with self.database.write(sid) as db:
+            open_session(db, sid)
 
     def on_session_end(self, session_id: str, messages: list[Message]) -> None:
-        self._ingest(session_id, messages)
+        """Store what is new and forget what this engine kept in memory for the session
+        (the store keeps everything)."""
+        sid = session_key(session_id)
+        self._ingest(sid, messages)
+        self._forget(sid)
         self.database.checkpoint()
+
+    def _forget(self, sid: str) -> None:
+        with self._lock:
+            self._tail_exceeds.pop(sid, None)
+            self._selections.pop(sid, None)
 
     def close(self) -> None:
         """Close every database connection this engine opened (a later call reopens one)."""
@@ -210,9 +230,7 @@ class LCMEngine(ContextEngine):
         with self.database.write(sid) as db:
             clear_active_context(db, sid)
             remember_handed(db, sid, [])
-        with self._lock:
-            self._tail_exceeds.pop(sid, None)
-            self._selections.pop(sid, None)
+        self._forget(sid)
 
     # ------------------------------------------------------------------ tools
 
