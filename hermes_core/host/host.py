@@ -193,9 +193,7 @@ class ContextHost:
         if session_id is None:
             return self.session_id
         if not isinstance(session_id, str):
-            raise TypeError(
-                f"session_id must be a string or None, not {type(session_id).__name__}"
-            )
+            raise TypeError(f"session_id must be a string or None, not {type(session_id).__name__}")
         return session_id
 
     def start_session(self, session_id: str, **kwargs: Any) -> None:
