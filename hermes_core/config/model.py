@@ -56,17 +56,24 @@ class HermesConfig:
         return rule.fresh_default()
 
     def isolated(self, home: Path) -> HermesConfig:
-        """This configuration as a check should see it: ``home`` as ``$HERMES_HOME``, and
-        only the sections hermes-context itself reads (engines get their defaults).
+        """This configuration as a check should see it: ``home`` as ``$HERMES_HOME``, only
+        the sections hermes-context itself reads (engines get their defaults), and an
+        environment holding only ``HERMES_HOME`` and the variable that holds the auxiliary
+        LLM's key.
 
-        Commands that check or try engines (``engines --check``, ``doctor``)
-        create them with an isolated configuration, so that no engine reads or
-        writes the user's own state (a database under ``$HERMES_HOME``, or one
-        named in the engine's section).
+        Commands that check or try engines (``engines --check``, ``doctor``,
+        ``replay``) create them with an isolated configuration, so that no engine
+        reads or writes the user's own state: a database under ``$HERMES_HOME``,
+        one named in the engine's section, or one named by an environment
+        variable (``HERMES_LCM_DATABASE_URL``).
         """
         own = {section.split(".")[0] for section in SECTIONS}
         data = {key: value for key, value in self.data.items() if key in own}
-        return replace(self, data=data, home=home, env={**self.env, "HERMES_HOME": str(home)})
+        env = {"HERMES_HOME": str(home)}
+        key_variable = self.value("auxiliary.compression.api_key_env")
+        if isinstance(key_variable, str) and key_variable in self.env:
+            env[key_variable] = self.env[key_variable]
+        return replace(self, data=data, home=home, env=env)
 
     @property
     def label(self) -> str:

@@ -3,7 +3,6 @@ entry point, so the ``hermes-context`` command line offers them once this distri
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import click
@@ -45,7 +44,7 @@ def migrate(ctx: click.Context, url: str | None, source: Path | None) -> None:
 
     config = load_config(ctx.obj.get("config_path") if ctx.obj else None)
     settings = LCMSettings.from_config(config.data, config)
-    url = url or settings.server_url(os.environ)
+    url = url or settings.server_url(config.env)
     if not url or not url.startswith(("postgresql://", "postgres://")):
         raise click.UsageError(
             f"name the target: --to postgresql://user@host:5432/dbname, or set "

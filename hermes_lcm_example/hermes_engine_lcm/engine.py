@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from collections import OrderedDict
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from hermes_core import ContextEngine, HermesConfig, Message
+from hermes_core.config import hermes_home as default_home
 from hermes_core.llm import LLM, FailureCooldown
 from hermes_core.messages import copy_messages, role_of, text_of
 from hermes_core.tokens import estimate_tokens
@@ -55,8 +57,14 @@ class LCMEngine(ContextEngine):
     ) -> None:
         self.settings = LCMSettings.from_config(config, hermes_config)
         self.threshold_percent = self.settings.threshold
-        home = Path(hermes_home).expanduser() if hermes_home else Path("~/.hermes").expanduser()
-        self.database = open_store(self.settings, home)
+        # the host's environment and home (a check's throwaway ones included), never the
+        # process's when the host said otherwise
+        environ = hermes_config.env if hermes_config is not None else os.environ
+        if hermes_home:
+            home = Path(hermes_home).expanduser()
+        else:
+            home = hermes_config.home if hermes_config is not None else default_home(environ)
+        self.database = open_store(self.settings, home, environ)
         self.llm = llm
         self.cooldown = FailureCooldown()  # shared by the passes of every session
         self._session = "default"

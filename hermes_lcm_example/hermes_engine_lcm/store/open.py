@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import os
+from collections.abc import Mapping
 from pathlib import Path
 
 from hermes_core.log import logger
@@ -17,10 +17,13 @@ class MissingDriverError(RuntimeError):
     """A PostgreSQL store is configured but psycopg is not installed."""
 
 
-def open_store(settings: LCMSettings, hermes_home: Path) -> StoreDatabase:
+def open_store(
+    settings: LCMSettings, hermes_home: Path, environ: Mapping[str, str]
+) -> StoreDatabase:
     """The store: on the server of ``lcm.database_url`` (or of the variable named by
-    ``lcm.database_url_env``), else in the SQLite file of ``lcm.database``."""
-    url = settings.server_url(os.environ)
+    ``lcm.database_url_env`` in ``environ``, the host's environment), else in the SQLite
+    file of ``lcm.database`` (default: under ``hermes_home``)."""
+    url = settings.server_url(environ)
     if url is None:
         return Database(settings.database_path(hermes_home))
     if not url.startswith(("postgresql://", "postgres://")):
