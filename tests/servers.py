@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import http.server
+import json
 import socket
 import threading
+from collections.abc import Callable
+from typing import Any
 
-__all__ = ["Trickle"]
+__all__ = ["ChatServer", "Trickle"]
 
 
 class Trickle:
@@ -39,3 +44,60 @@ class Trickle:
     def close(self) -> None:
         self.stop.set()
         self.server.close()
+
+
+class ChatServer:
+    """An OpenAI-compatible chat-completions server on 127.0.0.1 that records each request
+    (its JSON body and headers) and answers with ``answer``, or with ``reply`` when set:
+    ``reply(body) -> (status, headers, raw bytes)``."""
+
+    def __init__(
+        self,
+        answer: str = "SUMMARY",
+        reply: Callable[[dict[str, Any]], tuple[int, dict[str, str], bytes]] | None = None,
+    ) -> None:
+        self.requests: list[dict[str, Any]] = []
+        self.headers: list[dict[str, str]] = []
+        owner = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length", "0"))
+                body = json.loads(self.rfile.read(length) or b"{}")
+                owner.requests.append(body)
+                owner.headers.append(dict(self.headers))
+                if reply is not None:
+                    status, headers, raw = reply(body)
+                else:
+                    status, headers = 200, {"Content-Type": "application/json"}
+                    raw = json.dumps(
+                        {
+                            "model": "fake",
+                            "choices": [{"index": 0, "message": {"content": answer}}],
+                            "usage": {"prompt_tokens": 1, "completion_tokens": 1},
+                        }
+                    ).encode()
+                self.send_response(status)
+                for key, value in headers.items():
+                    self.send_header(key, value)
+                self.send_header("Content-Length", str(len(raw)))
+                self.end_headers()
+                with contextlib.suppress(OSError):  # the client gave up: what some tests want
+                    self.wfile.write(raw)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    def __enter__(self) -> ChatServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,24 +1,34 @@
-"""Stand-ins for the three Hermes Agent modules a context-engine plugin imports.
+"""Stand-ins for the Hermes Agent modules a context-engine plugin imports.
 
-``agent.context_engine`` (the base class), ``agent.auxiliary_client``
-(``call_llm``) and ``hermes_cli.config`` (``get_hermes_home``). When Hermes
-Agent is installed its own modules are used and nothing here is installed.
-Otherwise :func:`install` puts module objects under those names into
-``sys.modules`` (never onto disk) the first time a Hermes plugin is loaded,
-and they stay for the life of that process, because a plugin may import them
-lazily while it runs; a process that loads no Hermes plugin never sees them.
+``agent`` and ``agent.context_engine`` (the base class),
+``agent.auxiliary_client`` (``call_llm``), ``hermes_cli`` and
+``hermes_cli.config`` (``get_hermes_home``). :func:`install` puts a finder on
+``sys.meta_path`` (never anything on disk) the first time a Hermes plugin is
+loaded. It serves a stand-in only for a name no other finder can import: when
+Hermes Agent is installed its own modules serve, and an application that has
+a package of its own named ``agent`` keeps it (only the submodules Hermes
+plugins import are served beside it). A process that loads no Hermes plugin
+never sees the finder.
 
 ``call_llm`` answers with the auxiliary LLM of the host the engine runs on:
-each wrapped engine call binds it (:func:`bound`), per thread.
+each wrapped engine call binds it (:func:`bound`) on the calling thread. A
+thread the plugin started itself has no binding; it gets the process's one
+LLM when every live host in the process has the same one, and an error
+otherwise, never another host's LLM (which would send one user's
+conversation to another's provider with their key).
 """
 
 from __future__ import annotations
 
+import importlib.abc
+import importlib.machinery
 import importlib.metadata
+import importlib.util
 import os
 import sys
 import threading
-from collections.abc import Iterator, Mapping
+import weakref
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
@@ -28,15 +38,27 @@ from typing import Any
 from hermes_core.hermes_agent.hermes_abc import HermesContextEngine
 from hermes_core.llm import LLM, AuxiliaryLLMConfig
 
-__all__ = ["bound", "call_llm", "get_hermes_home", "hermes_installed", "install"]
+__all__ = [
+    "bind_owner",
+    "bound",
+    "release_owner",
+    "call_llm",
+    "get_hermes_home",
+    "hermes_installed",
+    "install",
+]
 
 #: Attribute set on every module object installed here.
 SHIM_MARKER = "__hermes_context_shim__"
 
 _llm: ContextVar[LLM | None] = ContextVar("hermes_context_shim_llm", default=None)
 _home: ContextVar[Path | None] = ContextVar("hermes_context_shim_home", default=None)
-#: What a thread with nothing bound uses: the binding made last (a plugin's own thread).
-_fallback: dict[str, Any] = {"llm": None, "home": None}
+_bound: ContextVar[bool] = ContextVar("hermes_context_shim_bound", default=False)
+#: The LLM and home of every live engine that runs a Hermes plugin, for threads with none bound.
+_owners: weakref.WeakKeyDictionary[object, tuple[LLM | None, Path | None]] = (
+    weakref.WeakKeyDictionary()
+)
+_owners_lock = threading.Lock()
 _install_lock = threading.Lock()
 
 
@@ -49,23 +71,52 @@ def hermes_installed() -> bool:
     return True
 
 
+def bind_owner(owner: object, llm: LLM | None, home: Path | None) -> None:
+    """Record that ``owner`` (an engine running a Hermes plugin) calls with ``llm`` and
+    ``home``; forgotten when ``owner`` is."""
+    with _owners_lock:
+        _owners[owner] = (llm, home)
+
+
+def release_owner(owner: object) -> None:
+    """``owner`` is closed: its LLM and home no longer count."""
+    with _owners_lock:
+        _owners.pop(owner, None)
+
+
+def _sole(index: int) -> tuple[bool, Any]:
+    """(True, value) when every live owner has the same value at ``index`` (by identity, or
+    equality for homes), else (False, None)."""
+    with _owners_lock:
+        values = [binding[index] for binding in _owners.values()]
+    if not values:
+        return True, None
+    first = values[0]
+    if all(value is first or (index == 1 and value == first) for value in values):
+        return True, first
+    return False, None
+
+
 @contextmanager
 def bound(llm: LLM | None, home: Path | None) -> Iterator[None]:
     """Within the block (on this thread), ``call_llm`` uses ``llm`` and ``get_hermes_home``
     returns ``home``."""
-    _fallback.update(llm=llm, home=home)
     llm_token = _llm.set(llm)
     home_token = _home.set(home)
+    bound_token = _bound.set(True)
     try:
         yield
     finally:
         _llm.reset(llm_token)
         _home.reset(home_token)
+        _bound.reset(bound_token)
 
 
 def get_hermes_home() -> Path:
-    """The ``$HERMES_HOME`` of the host the plugin runs on (default ``~/.hermes``)."""
-    home = _home.get() or _fallback["home"]
+    """The ``$HERMES_HOME`` of the host the plugin runs on; on a thread of the plugin's own,
+    the one home of every live host, else the process's ``$HERMES_HOME`` (default
+    ``~/.hermes``)."""
+    home = _home.get() if _bound.get() else _sole(1)[1]
     if home is not None:
         return Path(home)
     value = os.environ.get("HERMES_HOME")
@@ -136,7 +187,17 @@ def call_llm(
         finally:
             client.close()
         return _response(result.text, result.usage, result.model)
-    llm = _llm.get() or _fallback["llm"]
+    if _bound.get():
+        llm = _llm.get()
+    else:
+        sole, llm = _sole(0)
+        if not sole:
+            raise RuntimeError(
+                "call_llm was called on a thread hermes-context's host did not start, while "
+                "hosts with different auxiliary LLMs run in this process: whose conversation "
+                "it is cannot be told, so it is not sent anywhere; call call_llm from the "
+                "engine's own methods (the host's thread)"
+            )
     if llm is None:
         raise RuntimeError(
             f"no auxiliary LLM for task {task or 'compression'!r}: set "
@@ -147,39 +208,58 @@ def call_llm(
     return _response(answer.text, usage, str(getattr(answer, "model", "") or ""))
 
 
-def _module(name: str, package: bool = False, **attributes: Any) -> ModuleType:
-    module = ModuleType(name, f"hermes-context's stand-in for Hermes Agent's {name}")
-    if package:
-        module.__path__ = []
-    setattr(module, SHIM_MARKER, True)
-    for key, value in attributes.items():
-        setattr(module, key, value)
-    return module
+#: The stand-ins by module name: (is a package, attributes).
+_STAND_INS: dict[str, tuple[bool, dict[str, Any]]] = {
+    "agent": (True, {}),
+    "agent.context_engine": (False, {"ContextEngine": HermesContextEngine}),
+    "agent.auxiliary_client": (False, {"call_llm": call_llm}),
+    "hermes_cli": (True, {}),
+    "hermes_cli.config": (False, {"get_hermes_home": get_hermes_home}),
+}
+
+
+class _StandIns(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Serves a stand-in for a Hermes module name that nothing else on the path provides
+    (it is the last finder on ``sys.meta_path``)."""
+
+    def __init__(self) -> None:
+        self._made: dict[str, ModuleType] = {}
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        # last on sys.meta_path: asked only about names no other finder could import
+        if fullname not in _STAND_INS:
+            return None
+        package = _STAND_INS[fullname][0]
+        return importlib.util.spec_from_loader(fullname, self, is_package=package)
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
+        module = self._made.get(spec.name)
+        if module is None:
+            package, attributes = _STAND_INS[spec.name]
+            module = ModuleType(
+                spec.name, f"hermes-context's stand-in for Hermes Agent's {spec.name}"
+            )
+            if package:
+                module.__path__ = []
+            setattr(module, SHIM_MARKER, True)
+            for key, value in attributes.items():
+                setattr(module, key, value)
+            self._made[spec.name] = module
+        return module
+
+    def exec_module(self, module: ModuleType) -> None:
+        """Nothing to run: the module was made whole."""
+
+
+_finder = _StandIns()
 
 
 def install() -> bool:
-    """Make the three Hermes module names importable; returns whether stand-ins are in use.
-
-    Nothing is done when Hermes Agent is installed (its modules serve), and
-    a name some other package already holds in ``sys.modules`` is left alone.
-    """
-    if hermes_installed():
-        return False
+    """Make the Hermes module names importable; returns whether stand-ins may serve (Hermes
+    Agent is not installed). Idempotent."""
     with _install_lock:
-        modules = {
-            "agent": _module("agent", package=True),
-            "agent.context_engine": _module(
-                "agent.context_engine", ContextEngine=HermesContextEngine
-            ),
-            "agent.auxiliary_client": _module("agent.auxiliary_client", call_llm=call_llm),
-            "hermes_cli": _module("hermes_cli", package=True),
-            "hermes_cli.config": _module("hermes_cli.config", get_hermes_home=get_hermes_home),
-        }
-        for name, module in modules.items():
-            if name in sys.modules:
-                continue
-            sys.modules[name] = module
-            parent, _, child = name.rpartition(".")
-            if parent and getattr(sys.modules.get(parent), SHIM_MARKER, False):
-                setattr(sys.modules[parent], child, module)
-    return True
+        if _finder not in sys.meta_path:
+            sys.meta_path.append(_finder)
+    return not hermes_installed()

@@ -35,6 +35,7 @@ class HermesPluginEngine(ContextEngine):
         self._inner = inner
         self._llm = llm
         self._home = hermes_home
+        shims.bind_owner(self, llm, hermes_home)  # for threads the plugin starts itself
 
     def _call(self, method: str, *args: Any, **kwargs: Any) -> Any:
         with shims.bound(self._llm, self._home):
@@ -92,6 +93,7 @@ class HermesPluginEngine(ContextEngine):
         self._call("on_session_reset")
 
     def close(self) -> None:
+        shims.release_owner(self)
         if callable(getattr(self._inner, "close", None)):
             self._call("close")
 

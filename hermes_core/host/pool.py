@@ -13,11 +13,13 @@ a worker, and a caller whose task never started reports it as such.
 
 from __future__ import annotations
 
+import contextvars
 import os
 import queue
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
+from functools import partial
 from typing import Any, TypeVar
 
 __all__ = ["DaemonPool", "shared_pool"]
@@ -49,8 +51,13 @@ class DaemonPool:
         self._waiting = 0
 
     def submit(self, function: Callable[[], T]) -> Future[T]:
-        """Schedule ``function()``; its result or exception lands in the returned future."""
+        """Schedule ``function()``; its result or exception lands in the returned future.
+
+        It runs in a copy of the caller's :mod:`contextvars` context, as an
+        inline call would.
+        """
         future: Future[T] = Future()
+        context = contextvars.copy_context()
         with self._lock:
             self._waiting += 1
             if self._waiting > self._free and self._workers < self.max_workers:
@@ -60,7 +67,7 @@ class DaemonPool:
                 threading.Thread(
                     target=self._work, name=f"{self._name}-{self._started}", daemon=True
                 ).start()
-        self._tasks.put((future, function))
+        self._tasks.put((future, partial(context.run, function)))
         return future
 
     def abandon(self, future: Future[Any]) -> bool:

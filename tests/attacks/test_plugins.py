@@ -1,0 +1,159 @@
+"""Attacks through plugins: Hermes plugins on our host, their stand-in modules, added
+commands. Plugin folders are written to disk as their authors would."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hermes_core import ContextHost
+from tests.attacks import rendezvous
+from tests.servers import ChatServer
+
+#: A Hermes plugin whose engine summarises on a thread it starts itself.
+THREADED_ENGINE = """
+import threading
+
+from agent.auxiliary_client import call_llm
+from agent.context_engine import ContextEngine
+from hermes_cli.config import get_hermes_home
+from tests.attacks import rendezvous
+
+
+class Threaded(ContextEngine):
+    outcome = None
+
+    @property
+    def name(self):
+        return "threaded"
+
+    def update_from_response(self, usage):
+        pass
+
+    def should_compress(self, prompt_tokens=None):
+        return False
+
+    def compress(self, messages, current_tokens=None, focus_topic=None):
+        if get_hermes_home().name == "second":  # inside its pass while the first one works
+            rendezvous.second_inside.set()
+            rendezvous.first_done.wait(30)
+            return messages[:1]
+        if get_hermes_home().name == "first":
+            rendezvous.first_inside.set()
+            rendezvous.second_inside.wait(30)
+        text = " ".join(str(m.get("content")) for m in messages)
+
+        def summarise():
+            try:
+                answer = call_llm(messages=[{"role": "user", "content": text}])
+                Threaded.outcome = answer.choices[0].message.content
+            except RuntimeError as exc:
+                Threaded.outcome = f"refused: {exc}"
+
+        worker = threading.Thread(target=summarise)
+        worker.start()
+        worker.join()
+        rendezvous.first_done.set()
+        return [messages[0], {"role": "user", "content": str(Threaded.outcome)}]
+
+
+def register(ctx):
+    ctx.register_context_engine(Threaded())
+"""
+
+
+@pytest.fixture
+def unload_plugins() -> Iterator[None]:
+    before = set(sys.modules)
+    yield
+    for name in set(sys.modules) - before:
+        if name.split(".")[0] in ("agent", "hermes_cli", "hermes_context_plugins"):
+            del sys.modules[name]
+
+
+def _plugin_home(home: Path, name: str, source: str, llm_url: str | None = None) -> Path:
+    folder = home / "plugins" / name
+    folder.mkdir(parents=True)
+    (folder / "plugin.yaml").write_text(f"name: {name}\nversion: 1.0\n", encoding="utf-8")
+    (folder / "__init__.py").write_text(source, encoding="utf-8")
+    config = f"plugins:\n  enabled: [{name}]\ncontext:\n  engine: {name}\n"
+    if llm_url:
+        config += f"auxiliary:\n  compression:\n    base_url: {llm_url}\n    model: m\n"
+    (home / "config.yaml").write_text(config, encoding="utf-8")
+    return home
+
+
+def _host(home: Path) -> ContextHost:
+    return ContextHost.from_config(home / "config.yaml", env={"HERMES_HOME": str(home)})
+
+
+CONVERSATION: list[dict[str, Any]] = [
+    {"role": "system", "content": "agent"},
+    {"role": "user", "content": "alice's secret plan " * 200},
+    {"role": "assistant", "content": "noted " * 200},
+]
+
+
+def test_a_plugin_thread_never_sends_one_hosts_conversation_to_another_hosts_llm(
+    tmp_path: Path, unload_plugins: None
+) -> None:
+    rendezvous.reset()
+    with ChatServer("A-SUMMARY") as alices, ChatServer("B-SUMMARY") as bobs:
+        alice = _host(_plugin_home(tmp_path / "first", "threaded", THREADED_ENGINE, alices.url))
+        bob = _host(_plugin_home(tmp_path / "second", "threaded", THREADED_ENGINE, bobs.url))
+        assert bob.engine_name == "threaded"
+        results: list[Any] = []
+        alices_pass = threading.Thread(target=lambda: results.append(alice.compress(CONVERSATION)))
+        alices_pass.start()
+        assert rendezvous.first_inside.wait(30)
+        bob.compress(CONVERSATION)  # runs while alice's plugin thread calls call_llm
+        alices_pass.join()
+        result = results[0]
+        assert all("alice" not in str(body) for body in bobs.requests)
+        assert "refused" in str(result[-1]["content"]) or "A-SUMMARY" in str(result)
+        alice.close()
+        bob.close()
+
+
+def test_a_plugin_thread_of_the_only_host_gets_that_hosts_llm(
+    tmp_path: Path, unload_plugins: None
+) -> None:
+    with ChatServer("ONLY-SUMMARY") as server:
+        host = _host(_plugin_home(tmp_path, "threaded", THREADED_ENGINE, server.url))
+        result = host.compress(CONVERSATION, force=True)
+        assert result[-1]["content"] == "ONLY-SUMMARY"
+        assert "alice" in str(server.requests)
+        host.close()
+
+
+def test_the_stand_ins_never_shadow_the_applications_own_agent_package(tmp_path: Path) -> None:
+    app = tmp_path / "app"
+    (app / "agent").mkdir(parents=True)
+    (app / "agent" / "__init__.py").write_text("MINE = True\n", encoding="utf-8")
+    (app / "agent" / "tools.py").write_text("def tool():\n    return 'own'\n", encoding="utf-8")
+    home = _plugin_home(tmp_path / "home", "threaded", THREADED_ENGINE)
+    script = textwrap.dedent(
+        f"""
+        from hermes_core import ContextHost
+        host = ContextHost.from_config({str(home / "config.yaml")!r},
+                                       env={{"HERMES_HOME": {str(home)!r}}})
+        assert host.engine_name == "threaded", host.status()
+        import agent, agent.tools
+        assert agent.MINE and agent.tools.tool() == "own"
+        print("ok")
+        """
+    )
+    env = {**os.environ, "PYTHONPATH": str(app)}
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
