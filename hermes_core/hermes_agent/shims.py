@@ -41,11 +41,11 @@ from hermes_core.llm import LLM, AuxiliaryLLMConfig
 __all__ = [
     "bind_owner",
     "bound",
-    "release_owner",
     "call_llm",
     "get_hermes_home",
     "hermes_installed",
     "install",
+    "release_owner",
 ]
 
 #: Attribute set on every module object installed here.
