@@ -26,17 +26,60 @@ _CALL_KEYS = frozenset({"id", "type", "function", "index"})
 _FUNCTION_KEYS = frozenset({"name", "arguments"})
 
 
-def _copy_value(value: Any) -> Any:
+#: Containers nested deeper than this are copied by a loop instead of by recursion, so no
+#: depth of nesting (a tool call's arguments nested thousands deep) can raise RecursionError.
+_RECURSION_DEPTH = 64
+
+
+def _copy_value(value: Any, depth: int = 0) -> Any:
     cls = value.__class__
     if cls in _SCALARS:
         return value
+    if depth > _RECURSION_DEPTH:
+        return _copy_nested(value)
     if cls is dict:
-        return {k: v if v.__class__ in _SCALARS else _copy_value(v) for k, v in value.items()}
+        return {
+            k: v if v.__class__ in _SCALARS else _copy_value(v, depth + 1) for k, v in value.items()
+        }
     if cls is list:
-        return [v if v.__class__ in _SCALARS else _copy_value(v) for v in value]
+        return [v if v.__class__ in _SCALARS else _copy_value(v, depth + 1) for v in value]
     if cls is tuple:
-        return tuple(_copy_value(v) for v in value)
+        return tuple(_copy_value(v, depth + 1) for v in value)
     return copy.deepcopy(value)
+
+
+def _copy_nested(root: Any) -> Any:
+    """A copy of ``root`` made by a loop, at any depth; a container met twice (shared, or a
+    cycle) is copied once and stays shared. Tuples and other objects go to ``deepcopy``."""
+    memo: dict[int, Any] = {}
+    pending: list[tuple[Any, Any]] = []
+
+    def shell(value: Any) -> Any:
+        cls = value.__class__
+        if cls in _SCALARS:
+            return value
+        found = memo.get(id(value))
+        if found is not None:
+            return found
+        if cls is dict:
+            made: Any = {}
+        elif cls is list:
+            made = []
+        else:
+            return copy.deepcopy(value)
+        memo[id(value)] = made
+        pending.append((value, made))
+        return made
+
+    top = shell(root)
+    while pending:
+        original, made = pending.pop()
+        if original.__class__ is dict:
+            for key, value in original.items():
+                made[key] = shell(value)
+        else:
+            made.extend(shell(value) for value in original)
+    return top
 
 
 def _scalars(mapping: dict[Any, Any]) -> bool:

@@ -72,15 +72,44 @@ def fingerprint(message: Any, body: str | None = None) -> str:
     """A digest of the whole message: of ``body``, its :func:`encode` form, computed when not
     given, so a message has one fingerprint however it is reached.
 
-    Never raises: a message that cannot be encoded (NaN, not JSON at all) is
-    fingerprinted by its ``repr``.
+    Never raises: a message that cannot be encoded (NaN, not JSON at all, nested
+    past what ``json`` can write) is fingerprinted by a text written by a loop.
     """
     if body is None:
         try:
             body = encode(message)
         except (TypeError, ValueError, RecursionError):
-            body = repr(message)
+            body = _flat_text(message)
     return hashlib.blake2b(body.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+
+
+def _flat_text(value: Any) -> str:
+    """A deterministic text of ``value`` at any depth (a loop, no recursion); a container met
+    again on its own path is written as ``<cycle>``."""
+    out: list[str] = []
+    on_path: set[int] = set()
+    stack: list[Any] = [value]
+    leave = object()
+    while stack:
+        item = stack.pop()
+        if item is leave:
+            on_path.discard(stack.pop())
+            out.append(")")
+            continue
+        if isinstance(item, (dict, list, tuple)):
+            if id(item) in on_path:
+                out.append("<cycle>")
+                continue
+            on_path.add(id(item))
+            out.append(f"{type(item).__name__}(")
+            stack += [id(item), leave]
+            children = (
+                [x for pair in item.items() for x in pair] if isinstance(item, dict) else item
+            )
+            stack.extend(reversed(list(children)))
+        else:
+            out.append(repr(item) + ",")
+    return "".join(out)
 
 
 def searchable_text(message: dict[str, Any]) -> str:

@@ -1,0 +1,76 @@
+"""Attacks through the host's boundary: message shapes and engine answers built to break
+the agent (deep nesting, cycles)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from hermes_core import ContextEngine, ContextHost
+from hermes_core.testing import host_for
+
+
+def _nested(depth: int) -> dict[str, Any]:
+    value: dict[str, Any] = {"leaf": "bottom"}
+    for _ in range(depth - 1):
+        value = {"down": value}
+    return value
+
+
+def _deep_call(depth: int) -> dict[str, Any]:
+    call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": _nested(depth)}}
+    return {"role": "assistant", "content": None, "tool_calls": [call]}
+
+
+@pytest.mark.parametrize("depth", [700, 5_000])
+def test_deep_nesting_never_stops_a_session_from_being_stored(
+    make_lcm_host: Callable[..., ContextHost], depth: int
+) -> None:
+    host = make_lcm_host()
+    history: list[dict[str, Any]] = [{"role": "user", "content": "start"}]
+    history += [_deep_call(depth), {"role": "tool", "tool_call_id": "c1", "content": "done"}]
+    host.turn_complete(history)
+    for n in range(3):
+        history += [{"role": "user", "content": f"later turn {n} mentions okapi"}]
+        host.turn_complete(history)
+    assert host.status()["hook_failures"] == 0
+    found = json.loads(host.handle_tool_call("lcm_grep", {"query": "okapi"}))
+    assert len(found["results"]) == 3
+
+
+class Cyclic(ContextEngine):
+    """Answers select_context and compress with a message that contains itself."""
+
+    @property
+    def name(self) -> str:
+        return "cyclic"
+
+    def update_from_response(self, usage: dict[str, Any]) -> None:
+        pass
+
+    def should_compress(self, prompt_tokens: int | None = None) -> bool:
+        return True
+
+    def _looped(self) -> list[dict[str, Any]]:
+        part: dict[str, Any] = {"type": "text", "text": "x"}
+        part["self"] = part
+        return [{"role": "user", "content": [part]}]
+
+    def compress(self, messages: Any, current_tokens: Any = None, focus_topic: Any = None) -> Any:
+        return self._looped()
+
+    def select_context(self, request_messages: Any, **kwargs: Any) -> Any:
+        return self._looped()
+
+
+def test_an_engine_answer_that_contains_itself_never_reaches_the_agent() -> None:
+    host = host_for(Cyclic)
+    request = [{"role": "user", "content": "hello " * 100}]
+    assert host.select_context(request) is request
+    assert host.compress(request) is request
+    status = host.status()
+    assert status["select_context_fallbacks"] == 1 and status["pass_invalid_results"] == 1
+    json.dumps(host.select_context(request))  # what the agent sends can be written
