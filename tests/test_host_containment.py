@@ -255,7 +255,7 @@ def test_an_engine_hanging_in_any_bounded_call_costs_the_agent_only_the_bound() 
         Hanging.release.set()
 
 
-def test_messages_no_copy_can_be_made_of_cost_the_call_not_the_agent() -> None:
+def test_messages_nested_20000_deep_are_copied_for_the_engine_like_any_other() -> None:
     nested: Any = "x"
     for _ in range(20_000):
         nested = [nested]
@@ -273,5 +273,5 @@ def test_messages_no_copy_can_be_made_of_cost_the_call_not_the_agent() -> None:
     host.end_session("s", hostile)
     assert host.has_content_to_compress(hostile) is True
     answer = json.loads(host.handle_tool_call("t", {}, messages=hostile))
-    assert "RecursionError" in answer["error"]
-    assert host.counters.hook_failures == 2  # end_session, has_content_to_compress
+    assert answer == {}
+    assert host.counters.hook_failures == 0

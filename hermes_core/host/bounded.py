@@ -2,7 +2,7 @@
 
 Every engine hook that may do work or I/O (all but the per-response
 accessors) goes through :class:`BoundedCalls`: with a limit above 0 the call
-runs on the shared daemon pool and the caller waits at most that long; a
+runs on the host's daemon pool and the caller waits at most that long; a
 call that is late, or fails, gives the caller the default the host would
 have used with no engine. A late call's worker is abandoned (and may be
 replaced), its result dropped.

@@ -25,7 +25,7 @@ from hermes_core.host.bounded import BoundedCalls
 from hermes_core.host.counters import HostCounters
 from hermes_core.host.observers import notify
 from hermes_core.host.passes import PassRunner
-from hermes_core.host.pool import DaemonPool, shared_pool
+from hermes_core.host.pool import DaemonPool, host_pool
 from hermes_core.host.selection import Rejected, Selection
 from hermes_core.host.tools import dispatch_tool_call, tool_entries, tool_failure
 from hermes_core.host.tracing import trace_enabled, traced
@@ -86,7 +86,7 @@ class ContextHost:
         self.session_id: str | None = None
         self.counters = HostCounters()
         self._plugins: pluggy.PluginManager = registry.plugin_manager
-        self._pool = pool if pool is not None else shared_pool()
+        self._pool = pool if pool is not None else host_pool()
         self._model_configured = False
         self._tool_names: frozenset[str] | None = None
         self._session_context: dict[str, Any] = {"hermes_home": str(self.config.home)}
@@ -239,6 +239,7 @@ class ContextHost:
             return
         self._closed = True
         self._bounded("close", self._methods["close"], None)
+        self._pool.shutdown()
 
     def __enter__(self) -> ContextHost:
         return self
@@ -372,7 +373,7 @@ class ContextHost:
         (the ``time.monotonic()`` value at which the host stops waiting: an
         engine that commits durable state must not commit after it). With
         ``compression.context_timeout_seconds > 0`` (default 120) the pass
-        runs on the shared daemon pool; on timeout ``messages`` is returned
+        runs on the host's daemon pool; on timeout ``messages`` is returned
         unchanged (``context_engine.compress_timeout``)
         and the late result is dropped. One pass per session
         (``session_id``, default: the current session) at a time. An

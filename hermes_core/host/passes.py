@@ -1,7 +1,7 @@
 """One compression pass: a private snapshot, a bounded run, a checked result.
 
 Rules (see ``ContextHost.compress``): the engine works on a deep copy; with a
-timeout the pass runs on the shared daemon pool and, when the timeout
+timeout the pass runs on the host's daemon pool and, when the timeout
 passes, the original messages are kept and whatever the engine returns later
 is dropped; one pass per session at a time; a result that is not a valid
 message sequence is discarded, except one whose only faults are orphaned tool

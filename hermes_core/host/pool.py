@@ -1,4 +1,8 @@
-"""One process-wide pool of daemon threads for compression passes.
+"""A pool of daemon threads for the engine calls of one host.
+
+Each :class:`~hermes_core.host.ContextHost` has a pool of its own, so a hung
+engine can never take a thread another host needs: 100 hung calls of one
+host leave a second host in the same process untouched.
 
 Daemon threads, unlike ``concurrent.futures.ThreadPoolExecutor`` workers,
 never hold up interpreter exit, so an engine stuck past its timeout cannot
@@ -22,7 +26,7 @@ from concurrent.futures import Future
 from functools import partial
 from typing import Any, TypeVar
 
-__all__ = ["DaemonPool", "shared_pool"]
+__all__ = ["DaemonPool", "host_pool"]
 
 T = TypeVar("T")
 
@@ -41,7 +45,7 @@ class DaemonPool:
         self._stuck = 0
         self._running: set[Future[Any]] = set()
         self._abandoned: set[Future[Any]] = set()
-        self._tasks: queue.SimpleQueue[tuple[Future[Any], Callable[[], Any]]] = queue.SimpleQueue()
+        self._tasks: queue.SimpleQueue[tuple[Any, Any]] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._workers = 0
         # Workers free to take a task (including those still starting), and tasks
@@ -82,6 +86,14 @@ class DaemonPool:
             self._stuck += 1
             return True
 
+    def shutdown(self) -> None:
+        """Let idle workers leave; a worker busy in a task leaves when the task ends. Tasks
+        submitted afterwards still run (a worker is started for them)."""
+        with self._lock:
+            idle = self._free
+        for _ in range(idle):
+            self._tasks.put((None, None))
+
     @property
     def stuck(self) -> int:
         """Workers still running a task their caller abandoned."""
@@ -90,6 +102,11 @@ class DaemonPool:
     def _work(self) -> None:
         while True:
             future, function = self._tasks.get()
+            if future is None:  # shutdown: this idle worker leaves
+                with self._lock:
+                    self._free -= 1
+                    self._workers -= 1
+                return
             with self._lock:
                 self._free -= 1
                 self._waiting -= 1
@@ -111,14 +128,6 @@ class DaemonPool:
                 self._free += 1
 
 
-_shared: DaemonPool | None = None
-_shared_lock = threading.Lock()
-
-
-def shared_pool() -> DaemonPool:
-    """The pool every host in this process shares (created on first use)."""
-    global _shared
-    with _shared_lock:
-        if _shared is None:
-            _shared = DaemonPool(max_workers=max(4, (os.cpu_count() or 1) * 2))
-        return _shared
+def host_pool() -> DaemonPool:
+    """A new pool for one host: up to ``max(4, 2 x CPUs)`` workers."""
+    return DaemonPool(max_workers=max(4, (os.cpu_count() or 1) * 2))

@@ -55,6 +55,15 @@ RULES: tuple[KeyRule, ...] = (
         "Connections each engine keeps to the PostgreSQL server at most.",
     ),
     KeyRule(
+        "lcm.lock_timeout_seconds",
+        seconds(0, 3_600, above=True),
+        "a number of seconds greater than 0, at most 3600",
+        10.0,
+        "Longest wait of a PostgreSQL writer for its session's lock (another worker holds it): "
+        "then the call fails and nothing is written; keep it under the host's "
+        "compression.hook_timeout_seconds.",
+    ),
+    KeyRule(
         "lcm.threshold",
         is_fraction,
         "a number greater than 0 and at most 1",
@@ -139,6 +148,7 @@ class LCMSettings:
     database_url: str | None
     database_url_env: str
     pool_size: int
+    lock_timeout_seconds: float
     threshold: float
     fresh_tail_messages: int
     leaf_chunk_tokens: int

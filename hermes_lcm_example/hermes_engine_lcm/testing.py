@@ -17,6 +17,7 @@ import glob
 import os
 import secrets
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -99,6 +100,13 @@ class PostgresServer:
             "--locale=C.UTF-8",
         )
         self.port = _free_port()
+        self._launch()
+        return self
+
+    def _launch(self) -> None:
+        assert self.folder is not None, "start() first"
+        binaries = find_binaries()
+        data = self.folder / "data"
         settings = ["-c", "max_connections=300", "-c", "listen_addresses=127.0.0.1"]
         if not self.durable:
             settings += ["-c", "fsync=off", "-c", "synchronous_commit=off"]
@@ -115,11 +123,22 @@ class PostgresServer:
             ],
             user=self._user,
             stdout=subprocess.DEVNULL,
-            stderr=open(self.folder / "server.log", "wb"),  # noqa: SIM115 (the server's)
+            stderr=open(self.folder / "server.log", "ab"),  # noqa: SIM115 (the server's)
             cwd=self.folder,
         )
         self._wait_ready()
-        return self
+
+    def crash(self) -> None:
+        """Stop the server as ``pg_ctl stop -m immediate`` does (SIGQUIT): no shutdown
+        checkpoint, clients cut off; :meth:`restart` brings it back on the same port."""
+        if self._process is not None:
+            self._process.send_signal(signal.SIGQUIT)
+            self._process.wait(timeout=60)
+            self._process = None
+
+    def restart(self) -> None:
+        """Start the server again, on the same data and port, after :meth:`crash`."""
+        self._launch()
 
     def _wait_ready(self, seconds: float = 60.0) -> None:
         import psycopg
@@ -159,7 +178,9 @@ class PostgresServer:
 
     def stop(self) -> None:
         if self._process is not None:
-            self._process.terminate()  # "smart" would wait for clients; SIGTERM is "fast"
+            # SIGINT is PostgreSQL's "fast" shutdown: clients are disconnected at once.
+            # SIGTERM is "smart" and waits for every client to leave.
+            self._process.send_signal(signal.SIGINT)
             try:
                 self._process.wait(timeout=60)
             except subprocess.TimeoutExpired:

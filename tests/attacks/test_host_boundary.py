@@ -4,6 +4,7 @@ the agent (deep nesting, cycles)."""
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -74,3 +75,45 @@ def test_an_engine_answer_that_contains_itself_never_reaches_the_agent() -> None
     status = host.status()
     assert status["select_context_fallbacks"] == 1 and status["pass_invalid_results"] == 1
     json.dumps(host.select_context(request))  # what the agent sends can be written
+
+
+class Hanging(ContextEngine):
+    """Hangs in select_context until the test lets it go."""
+
+    release = threading.Event()
+
+    @property
+    def name(self) -> str:
+        return "hanging"
+
+    def update_from_response(self, usage: dict[str, Any]) -> None:
+        pass
+
+    def should_compress(self, prompt_tokens: int | None = None) -> bool:
+        return False
+
+    def compress(self, messages: Any, current_tokens: Any = None, focus_topic: Any = None) -> Any:
+        return messages
+
+    def select_context(self, request_messages: Any, **kwargs: Any) -> Any:
+        self.release.wait(60)
+        return None
+
+
+def test_one_hosts_hung_engine_never_starves_another_host_in_the_process(
+    make_lcm_host: Callable[..., ContextHost],
+) -> None:
+    hung = host_for(Hanging, config={"compression": {"hook_timeout_seconds": 0.05}})
+    healthy = make_lcm_host()
+    try:
+        request = [{"role": "user", "content": "hello"}]
+        for _ in range(100):
+            assert hung.select_context(request) is request
+        healthy.start_session("s")
+        healthy.turn_complete([{"role": "user", "content": "healthy pangolin"}])
+        assert len(healthy.tool_schemas()) == 3
+        found = json.loads(healthy.handle_tool_call("lcm_grep", {"query": "pangolin"}))
+        assert len(found["results"]) == 1
+        assert healthy.status()["hook_timeouts"] == 0
+    finally:
+        Hanging.release.set()

@@ -7,14 +7,16 @@ import json
 import os
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hermes_engine_lcm import LCMEngine
 
 from hermes_core import ContextHost
-
-postgres = pytest.mark.usefixtures("postgres_server")
+from hermes_core.testing import EventCapture, host_for
 
 
 def _tables(server: Any, url: str) -> list[str]:
@@ -77,3 +79,79 @@ def test_a_host_uses_the_environment_it_was_given_not_the_process_one(
     )
     assert given.status()["backend"] == "postgresql"
     given.close()
+
+
+@pytest.fixture
+def own_server() -> Iterator[Any]:
+    """A PostgreSQL server of the test's own, which it may crash and restart (durable: what
+    was committed before a crash is there after it)."""
+    from hermes_engine_lcm.testing import PostgresServer
+
+    with PostgresServer(durable=True) as server:
+        yield server
+
+
+def _lcm_host(home: Path, **lcm: Any) -> ContextHost:
+    return host_for(
+        LCMEngine,
+        "lcm",
+        {"lcm": lcm, "compression": {"hook_timeout_seconds": 5}},
+        env={"HERMES_HOME": str(home)},
+    )
+
+
+def test_a_store_that_goes_down_fails_each_call_at_once_and_loses_nothing(
+    own_server: Any, tmp_path: Path, logs: EventCapture
+) -> None:
+    host = _lcm_host(tmp_path, database_url=own_server.create_database())
+    host.start_session("s")
+    history = [{"role": "user", "content": "before the outage: lemur"}]
+    host.turn_complete(history)
+    own_server.crash()
+    for n in range(5):
+        history += [{"role": "user", "content": f"during the outage {n}: tapir"}]
+        host.turn_complete(history)
+    # each call failed with the store's reason, none waited out the host's 5 s bound
+    assert host.status()["hook_timeouts"] == 0
+    failures = logs.named("context_engine.hook_failed")
+    assert len(failures) >= 5
+    assert all("StoreUnavailable" in str(event["error"]) for event in failures)
+    assert own_server.password not in str(logs.entries)
+    own_server.restart()
+    for _ in range(120):  # the breaker retries within seconds; nothing here times it
+        history += [{"role": "assistant", "content": "back"}]
+        host.turn_complete(history)
+        found = json.loads(host.handle_tool_call("lcm_grep", {"query": "tapir"}))
+        if "results" in found and len(found["results"]) == 5:
+            break
+        threading.Event().wait(0.5)
+    assert len(found["results"]) == 5
+    lemur = json.loads(host.handle_tool_call("lcm_grep", {"query": "lemur"}))
+    assert len(lemur["results"]) == 1  # every message handed during the outage is stored
+    assert logs.named("lcm.store_back")
+    host.close()
+
+
+def test_a_session_someone_holds_locked_never_stalls_the_other_sessions(
+    postgres_server: Any, tmp_path: Path, logs: EventCapture
+) -> None:
+    import psycopg
+    from hermes_engine_lcm.store.keys import session_key
+    from hermes_engine_lcm.store.postgres.database import LOCK_SESSION
+
+    url = postgres_server.create_database()
+    host = _lcm_host(tmp_path, database_url=url, pool_size=2, lock_timeout_seconds=1)
+    host.start_session("bob")
+    with psycopg.connect(url, autocommit=True) as holder:
+        holder.execute(
+            "SELECT pg_advisory_lock(%s, hashtext(%s))", (LOCK_SESSION, session_key("alice"))
+        )
+        for n in range(4):  # more than the pool holds
+            host.turn_complete([{"role": "user", "content": f"alice {n}"}], session_id="alice")
+        host.turn_complete([{"role": "user", "content": "bob's capybara"}], session_id="bob")
+    assert host.status()["hook_timeouts"] == 0
+    busy = logs.named("context_engine.hook_failed")
+    assert len(busy) == 4 and all("StoreBusy" in str(event["error"]) for event in busy)
+    found = json.loads(host.handle_tool_call("lcm_grep", {"query": "capybara"}, session_id="bob"))
+    assert len(found["results"]) == 1
+    host.close()

@@ -49,4 +49,6 @@ def open_store(
             hint=f"move the URL to the environment variable {settings.database_url_env} and "
             "remove lcm.database_url from config.yaml",
         )
-    return PostgresDatabase(url, pool_size=settings.pool_size)
+    return PostgresDatabase(
+        url, pool_size=settings.pool_size, lock_timeout=settings.lock_timeout_seconds
+    )

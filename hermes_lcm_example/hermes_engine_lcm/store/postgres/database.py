@@ -17,11 +17,17 @@ stay out of each other's way:
   concurrent ingest is never lost, and a pass killed part-way leaves nothing;
 * reads run in a ``REPEATABLE READ READ ONLY`` transaction: one snapshot;
 * migrations run under a lock of their own (``LOCK_MIGRATIONS``): ten
-  workers starting together apply each migration once.
+  workers starting together apply each migration once;
+* a writer waits for its session's lock at most ``lock_timeout`` seconds
+  (``StoreBusy`` then), so a session someone holds locked never keeps a pooled
+  connection, and with it every other session, waiting;
+* a server that is down fails calls at once (:mod:`.health`), instead of each
+  waiting for the pool.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -34,13 +40,21 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from hermes_core.log import logger
 from hermes_core.redaction import redact as redact_text
 from hermes_engine_lcm.store.postgres.connection import PostgresConnection
+from hermes_engine_lcm.store.postgres.health import Breaker, StoreUnavailable
 from hermes_engine_lcm.store.postgres.schema import MIGRATIONS
+
+# psycopg and its pool report a server that is down as log warnings: without a handler of
+# ours, logging's last resort would print them on the agent's stderr; this module reports
+# the same as lcm.store_down events.
+logging.getLogger("psycopg").addHandler(logging.NullHandler())
 
 __all__ = [
     "LOCK_MIGRATIONS",
     "LOCK_SESSION",
     "PostgresDatabase",
+    "StoreBusy",
     "StoreConnectionError",
+    "StoreUnavailable",
     "has_password",
     "redact",
 ]
@@ -49,12 +63,18 @@ __all__ = [
 LOCK_SESSION = 0x4C434D53
 LOCK_MIGRATIONS = 0x4C434D4D
 #: Seconds to wait for a connection from the pool, then fail with a clear error.
-POOL_TIMEOUT = 30.0
+POOL_TIMEOUT = 10.0
 CONNECT_TIMEOUT = 10
+#: Seconds a probe of a server that was down may take.
+PROBE_TIMEOUT = 2
 
 
 class StoreConnectionError(RuntimeError):
     """The PostgreSQL server named by ``lcm.database_url`` cannot be reached or used."""
+
+
+class StoreBusy(RuntimeError):
+    """A session's lock stayed held by another writer past ``lock_timeout``."""
 
 
 def redact(url: str) -> str:
@@ -92,15 +112,22 @@ class PostgresDatabase:
     #: Full-text search is always there (tsvector and pg_trgm).
     fts = True
 
-    def __init__(self, url: str, pool_size: int = 4) -> None:
+    def __init__(self, url: str, pool_size: int = 4, lock_timeout: float = 10.0) -> None:
         self.location = redact(url)
         self._url = url
         self._pool: ConnectionPool[psycopg.Connection[Any]] | None = None
         self._pool_size = pool_size
+        self._lock_timeout_ms = max(1, int(lock_timeout * 1000))
         self._lock = threading.Lock()
+        self._breaker = Breaker(self.location, self._probe)
         self._migrate()
 
+    def _probe(self) -> None:
+        psycopg.connect(self._url, connect_timeout=PROBE_TIMEOUT).close()
+
     def _open(self) -> ConnectionPool[psycopg.Connection[Any]]:
+        if self._breaker.check():  # the server came back: connections made before are dead
+            self.close()
         with self._lock:
             if self._pool is None:
                 self._pool = ConnectionPool(
@@ -115,8 +142,9 @@ class PostgresDatabase:
                 try:
                     self._pool.open(wait=True, timeout=POOL_TIMEOUT)
                 except PoolTimeout:
-                    self._pool.close()
+                    self._pool.close(timeout=1.0)
                     self._pool = None
+                    self._breaker.trip("no connection could be opened")
                     raise StoreConnectionError(
                         f"lcm: no connection to the PostgreSQL store at {self.location} within "
                         f"{POOL_TIMEOUT:.0f} s: check that the server is up, that the URL in "
@@ -130,19 +158,40 @@ class PostgresDatabase:
         pool = self._open()
         try:
             with pool.connection() as raw:
-                if read_only:
-                    with raw.transaction():
-                        raw.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                        yield PostgresConnection(raw)
-                elif pipeline:
-                    # pipelined: statements whose rows nobody reads (BEGIN, the lock, inserts,
-                    # updates, COMMIT) travel together; only a read of rows waits for the server
-                    with raw.pipeline(), raw.transaction():
-                        yield PostgresConnection(raw)
-                else:
-                    with raw.transaction():
-                        yield PostgresConnection(raw)
+                try:
+                    if read_only:
+                        with raw.transaction():
+                            raw.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                            yield PostgresConnection(raw)
+                    elif pipeline:
+                        # pipelined: statements whose rows nobody reads (BEGIN, the lock,
+                        # inserts, updates, COMMIT) travel together; only a read of rows
+                        # waits for the server
+                        with raw.pipeline(), raw.transaction():
+                            yield PostgresConnection(raw)
+                    else:
+                        with raw.transaction():
+                            yield PostgresConnection(raw)
+                except psycopg.errors.LockNotAvailable:
+                    raise StoreBusy(
+                        f"lcm: a session's lock in {self.location} stayed held by another "
+                        f"writer for {self._lock_timeout_ms / 1000:g} s; nothing was written"
+                    ) from None
+                except psycopg.OperationalError as exc:
+                    if raw.broken or raw.closed:  # the server went away: fail fast from now
+                        self._breaker.trip(_failure(exc))
+                        raise StoreUnavailable(
+                            f"lcm: lost the PostgreSQL store at {self.location}: {_failure(exc)}"
+                        ) from None
+                    raise
         except PoolTimeout:
+            try:
+                self._probe()
+            except psycopg.Error as exc:
+                self._breaker.trip(_failure(exc))
+                raise StoreUnavailable(
+                    f"lcm: the PostgreSQL store at {self.location} is unreachable: {_failure(exc)}"
+                ) from None
             raise StoreConnectionError(
                 f"lcm: every connection of the pool to {self.location} stayed busy for "
                 f"{POOL_TIMEOUT:.0f} s; raise lcm.pool_size or the server's max_connections"
@@ -154,6 +203,7 @@ class PostgresDatabase:
         rolled back if it raises."""
         with self._transaction(read_only=False) as db:
             if session_id is not None:
+                db.raw.execute(f"SET LOCAL lock_timeout = {self._lock_timeout_ms}")
                 db.raw.execute(
                     "SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (LOCK_SESSION, session_id)
                 )
@@ -175,11 +225,12 @@ class PostgresDatabase:
         """Nothing to do: the server checkpoints its own write-ahead log."""
 
     def close(self) -> None:
-        """Close the pool (a later call opens a new one)."""
+        """Close the pool (a later call opens a new one); connections still lent out are
+        closed when they come back."""
         with self._lock:
             pool, self._pool = self._pool, None
         if pool is not None:
-            pool.close()
+            pool.close(timeout=1.0)
 
     def _migrate(self) -> None:
         """Apply the migrations not applied yet, on a connection of its own (which also tells
