@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 import time
+import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -31,6 +32,9 @@ __all__ = ["ChatClient", "ChatResult"]
 
 _RETRIED = {429, 500, 502, 503, 504}
 _MAX_BACKOFF = 8.0
+#: The most bytes of an answer read, after decompression: a chat completion is kilobytes, and
+#: a gzip bomb (1 MB inflating to 1 GiB) stops here.
+MAX_ANSWER_BYTES = 8 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -62,7 +66,8 @@ class ChatClient:
         #: Where requests go, as errors and events may name it: no credentials.
         self.where = strip_url_credentials(config.base_url)
         self._backoff = backoff_seconds
-        headers = {"Content-Type": "application/json"}
+        # only encodings decoded here, within MAX_ANSWER_BYTES (see _Decoder)
+        headers = {"Content-Type": "application/json", "Accept-Encoding": "gzip, deflate"}
         key = config.api_key(env)
         if config.api_key_env and key is None:
             logger.warning(
@@ -146,16 +151,16 @@ class ChatClient:
         if left <= 0:
             raise self._late()
         timeout = httpx.Timeout(left, connect=min(10.0, left))
-        chunks: list[bytes] = []
         try:
             with self._http.stream(
                 "POST", "/chat/completions", json=body, timeout=timeout
             ) as response:
-                for chunk in response.iter_bytes():
-                    chunks.append(chunk)
+                decoder = _Decoder(response.headers.get("Content-Encoding", ""), self.where)
+                for chunk in response.iter_raw():
+                    decoder.feed(chunk)
                     if time.monotonic() > ends:  # a server trickling bytes keeps no one waiting
                         raise self._late()
-                return response.status_code, response.headers, b"".join(chunks)
+                return response.status_code, response.headers, decoder.finish()
         except httpx.TimeoutException as exc:
             raise self._late() from exc
         except httpx.HTTPError as exc:
@@ -194,6 +199,53 @@ class ChatClient:
             raise LLMResponseError(f"{self.where}: the answer has no text", status=status)
         usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
         return ChatResult(text=text, usage=usage, model=str(data.get("model", self.config.model)))
+
+
+class _Decoder:
+    """An answer's body, decoded (identity, gzip or deflate) and capped at
+    :data:`MAX_ANSWER_BYTES` however small its compressed form."""
+
+    def __init__(self, encoding: str, where: str) -> None:
+        self._where = where
+        self._parts: list[bytes] = []
+        self._size = 0
+        names = [part.strip().lower() for part in encoding.split(",") if part.strip()]
+        names = [name for name in names if name != "identity"]
+        if not names:
+            self._inflate: zlib._Decompress | None = None
+        elif names == ["gzip"] or names == ["x-gzip"]:
+            self._inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        elif names == ["deflate"]:
+            self._inflate = zlib.decompressobj()
+        else:
+            raise LLMResponseError(
+                f"{where}: the answer is encoded as {quote_body(encoding, 40)!r}, which this "
+                "client did not ask for (it accepts gzip and deflate)"
+            )
+
+    def _keep(self, data: bytes) -> None:
+        self._size += len(data)
+        if self._size > MAX_ANSWER_BYTES:
+            raise LLMResponseError(
+                f"{self._where}: the answer is over {MAX_ANSWER_BYTES // (1024 * 1024)} MiB "
+                "once decoded; it was not read further"
+            )
+        self._parts.append(data)
+
+    def feed(self, chunk: bytes) -> None:
+        if self._inflate is None:
+            self._keep(chunk)
+            return
+        data = chunk
+        while data:
+            # at most one byte past the cap per step: a bomb is never inflated whole
+            self._keep(self._inflate.decompress(data, MAX_ANSWER_BYTES - self._size + 1))
+            data = self._inflate.unconsumed_tail
+
+    def finish(self) -> bytes:
+        if self._inflate is not None:
+            self._keep(self._inflate.flush(MAX_ANSWER_BYTES - self._size + 1))
+        return b"".join(self._parts)
 
 
 def _quota(status: int, text: str) -> bool:
