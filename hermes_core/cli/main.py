@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import traceback
 from collections.abc import Sequence
@@ -9,8 +10,9 @@ from collections.abc import Sequence
 import click
 
 from hermes_core._version import __version__
-from hermes_core.cli.output import LOG_FORMATS, configure_logging, fail
+from hermes_core.cli.output import LOG_FORMATS, configure_logging, err, fail
 from hermes_core.cli.plugins import CommandsGroup
+from hermes_core.containment import watch_user_interrupts
 from hermes_core.errors import HermesError
 
 __all__ = ["cli", "main"]
@@ -54,9 +56,31 @@ def _register() -> None:
 _register()
 
 
+def _early_logging(args: Sequence[str]) -> None:
+    """Logging as the options will set it, before click parses them: loading an added command
+    happens during parsing, and what it reports must be seen."""
+    log_format = os.environ.get("HERMES_LOG_FORMAT", "console")
+    for index, arg in enumerate(args):
+        if arg == "--log-format" and index + 1 < len(args):
+            log_format = args[index + 1]
+        elif arg.startswith("--log-format="):
+            log_format = arg.split("=", 1)[1]
+    configure_logging("--debug" in args, log_format if log_format in LOG_FORMATS else "console")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit code. Errors print one line unless ``--debug``."""
+    """Run the command line; returns the exit code. Errors print one line unless ``--debug``.
+
+    A Ctrl-C from the user stops it (exit 130, said on stderr); a KeyboardInterrupt that
+    engine or plugin code raises is contained like any other failure.
+    """
     args = list(sys.argv[1:] if argv is None else argv)
+    with watch_user_interrupts():
+        return _run(args)
+
+
+def _run(args: list[str]) -> int:
+    _early_logging(args)
     try:
         # without standalone mode, click returns the code of ctx.exit() instead of raising
         code = cli.main(args=args, prog_name="hermes-context", standalone_mode=False)
@@ -66,7 +90,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except click.ClickException as exc:
         exc.show()
         return exc.exit_code
-    except click.exceptions.Abort:
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        err.print("interrupted", highlight=False)
         return 130
     except SystemExit as exc:
         return int(exc.code or 0) if not isinstance(exc.code, str) else 2

@@ -52,8 +52,9 @@ def configure_logging(debug: bool, log_format: str = "console") -> None:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(EventFormatter(log_format))
     root = logging.getLogger(LOGGER_NAME)
-    for old in list(root.handlers):
-        root.removeHandler(old)
+    for old in list(root.handlers):  # ours from an earlier call (an application's stay)
+        if isinstance(old.formatter, EventFormatter):
+            root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(logging.DEBUG if debug else logging.WARNING)
     root.propagate = False

@@ -7,17 +7,30 @@ were added or removed, so nobody has to compare listings by hand.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from collections.abc import Sequence
 
 import click
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
 
 from hermes_core.cli.common import discover
 from hermes_core.cli.output import fail, out
 from hermes_core.registry import EngineStatus
 
 __all__ = ["install", "uninstall"]
+
+
+def _project(requirement: str) -> str:
+    """The normalised project name a requirement names (``hermes.context``,
+    ``Hermes_Context==0.1.0`` and ``hermes-context[plot]`` all name ``hermes-context``)."""
+    try:
+        name = Requirement(requirement).name
+    except InvalidRequirement:
+        name = re.split(r"[\s<>=!~;@\[(]", requirement.strip(), maxsplit=1)[0]
+    return canonicalize_name(name)
 
 
 def _engines(ctx: click.Context) -> dict[tuple[str, str], str]:
@@ -76,7 +89,7 @@ def install(ctx: click.Context, packages: tuple[str, ...], upgrade: bool) -> Non
 @click.pass_context
 def uninstall(ctx: click.Context, distributions: tuple[str, ...]) -> None:
     """pip uninstall DISTRIBUTIONS from this interpreter, then list the engines removed."""
-    if any(name.lower().replace("_", "-") == "hermes-context" for name in distributions):
+    if any(_project(name) == "hermes-context" for name in distributions):
         fail("hermes-context runs this command; uninstall it with pip directly")
     before = _engines(ctx)
     _pip(["uninstall", "--yes", *distributions])

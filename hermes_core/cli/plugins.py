@@ -10,9 +10,11 @@ and one that cannot be imported is left out with a warning.
 from __future__ import annotations
 
 from importlib.metadata import EntryPoint, entry_points
+from typing import Any
 
 import click
 
+from hermes_core.containment import reraise_user_interrupt
 from hermes_core.log import logger
 
 __all__ = ["COMMANDS_GROUP", "CommandsGroup"]
@@ -28,6 +30,11 @@ def _declared() -> dict[str, EntryPoint]:
 class CommandsGroup(click.Group):
     """The built-in commands, then those installed distributions declare."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: Added commands that failed to load: name -> what went wrong.
+        self._unloadable: dict[str, str] = {}
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *_declared()})
 
@@ -42,12 +49,26 @@ class CommandsGroup(click.Group):
             loaded = point.load()
             if not isinstance(loaded, click.Command):
                 raise TypeError("not a click command")
-        except Exception as exc:
+        except BaseException as exc:  # sys.exit() at import must not end hermes-context
+            reraise_user_interrupt(exc)
+            error = f"{type(exc).__name__}: {exc}"
+            self._unloadable[cmd_name] = f"{error} (entry point {point.value})"
             logger.warning(
-                "cli.command_unloadable",
-                command=cmd_name,
-                entry_point=point.value,
-                error=f"{type(exc).__name__}: {exc}",
+                "cli.command_unloadable", command=cmd_name, entry_point=point.value, error=error
             )
             return None
         return loaded
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = click.utils.make_str(args[0]) if args else ""
+        if name and super().get_command(ctx, name) is None and name in _declared():
+            found = self.get_command(ctx, name)
+            if found is None:
+                ctx.fail(
+                    f"command '{name}' is installed but could not be loaded: "
+                    f"{self._unloadable.get(name, 'see the warning above')}; reinstall or "
+                    "uninstall the distribution that adds it"
+                )
+        return super().resolve_command(ctx, args)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 
 import click
@@ -34,6 +35,11 @@ def command(ctx: click.Context, name: str) -> None:
         fail(f"engine '{name}' ({record.source}) is {record.status.value}: {record.reason}")
     config = registry.config
     path = Path(config.path or (config.home / "config.yaml"))
+    if path.exists() and not path.stat().st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        fail(
+            f"{path} is read-only (mode {stat.S_IMODE(path.stat().st_mode):04o}): not changed; "
+            f"make it writable (chmod u+w) or set context.engine: {name} there by hand"
+        )
     try:
         # bytes, not read_text: its newline translation would rewrite a CRLF file
         text = path.read_bytes().decode("utf-8") if path.exists() else ""

@@ -148,6 +148,14 @@ KEYS: tuple[KeyRule, ...] = (
         "General plugins to load; no general plugin is loaded unless named here.",
     ),
     KeyRule(
+        "plugins.register_timeout_seconds",
+        seconds(0, 3_600),
+        "a number of seconds from 0 to 3600 (0: no limit)",
+        5,
+        "Longest a plugin's import and register() may take at discovery (general plugins and "
+        "Hermes Agent plugins); past it the plugin is listed broken and discovery goes on.",
+    ),
+    KeyRule(
         "compression.model_thresholds",
         _is_threshold_map,
         "a mapping of model-name substrings (or 'provider:substring') to numbers in (0, 1]",

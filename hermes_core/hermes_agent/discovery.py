@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from hermes_core.config.yaml_source import YamlSyntaxError, parse_yaml
-from hermes_core.containment import reraise_user_interrupt
+from hermes_core.containment import PluginTimeout, call_with_limit, reraise_user_interrupt
 from hermes_core.engine import ContextEngine
 from hermes_core.hermes_agent import shims
 from hermes_core.hermes_agent.plugin_context import HermesPluginContext
@@ -68,13 +68,13 @@ class HermesPlugin:
         return EngineSource("hermes_plugin", path=self.path, plugin=self.name)
 
 
-def _manifest(folder: Path) -> HermesPlugin | None:
+def _manifest(folder: Path, manifest: Path) -> HermesPlugin | None:
     try:
-        data = parse_yaml((folder / "plugin.yaml").read_text(encoding="utf-8")) or {}
+        data = parse_yaml(manifest.read_text(encoding="utf-8")) or {}
     except (OSError, UnicodeDecodeError, YamlSyntaxError) as exc:
         logger.warning(
             "hermes_plugin.manifest_unreadable",
-            path=str(folder / "plugin.yaml"),
+            path=str(manifest),
             error=f"{type(exc).__name__}: {exc}",
         )
         return None
@@ -90,6 +90,36 @@ def _manifest(folder: Path) -> HermesPlugin | None:
         description=str(data.get("description", "") or ""),
         version=str(version) if version is not None else None,
     )
+
+
+def _manifest_file(folder: Path) -> Path | None:
+    """``plugin.yaml``, else ``plugin.yml`` (Hermes Agent reads either)."""
+    for candidate in (folder / "plugin.yaml", folder / "plugin.yml"):
+        try:
+            if candidate.is_file():
+                return candidate
+        except OSError:
+            continue
+    return None
+
+
+def _keep_one(found: dict[str, HermesPlugin], plugin: HermesPlugin) -> None:
+    """Add ``plugin`` unless a folder already holds its name: a folder named as its manifest
+    says wins over one that only claims the name (``zz-other`` saying ``name: good``), and
+    the other is reported, never replaced in silence."""
+    kept = found.get(plugin.name)
+    if kept is not None:
+        assert kept.path is not None and plugin.path is not None
+        if plugin.path.name == plugin.name and kept.path.name != kept.name:
+            kept, plugin = plugin, kept
+        logger.warning(
+            "hermes_plugin.duplicate_rejected",
+            name=plugin.name,
+            kept=str(kept.path),
+            rejected=str(plugin.path),
+            hint="two plugin folders name the same plugin in plugin.yaml: rename or remove one",
+        )
+    found[plugin.name] = kept if kept is not None else plugin
 
 
 def find_hermes_plugins(
@@ -110,13 +140,10 @@ def find_hermes_plugins(
     for folder in folders:
         if folder.name in _NOT_GENERAL or folder.name.startswith((".", "_")):
             continue
-        try:
-            is_plugin = (folder / "plugin.yaml").is_file()
-        except OSError:
-            is_plugin = False
-        plugin = _manifest(folder) if is_plugin else None
+        manifest = _manifest_file(folder)
+        plugin = _manifest(folder, manifest) if manifest is not None else None
         if plugin is not None:
-            found[plugin.name] = plugin
+            _keep_one(found, plugin)
     for declared in entry_points:
         name = declared.entry_point.name
         found[name] = HermesPlugin(
@@ -178,8 +205,9 @@ class _EngineMaker:
         return HermesPluginEngine(engine, llm=llm, hermes_home=home)
 
 
-def _load(plugin: HermesPlugin, home: Path) -> EngineRecord | None:
-    """The plugin's engine record; None when it registers no engine."""
+def _load(plugin: HermesPlugin, home: Path, limit: float) -> EngineRecord | None:
+    """The plugin's engine record; None when it registers no engine. Its import and
+    ``register`` get ``limit`` seconds (0: no limit)."""
     source = plugin.source
 
     def broken(reason: str, name: str | None = None) -> EngineRecord:
@@ -189,7 +217,8 @@ def _load(plugin: HermesPlugin, home: Path) -> EngineRecord | None:
         logger.debug("hermes_plugin.no_engine", plugin=plugin.name, path=str(plugin.path))
         return None
     shims.install()
-    try:
+
+    def load() -> tuple[Callable[[Any], None] | None, Any]:
         if plugin.declared is not None:
             module = plugin.declared.entry_point.load()
         else:
@@ -199,8 +228,18 @@ def _load(plugin: HermesPlugin, home: Path) -> EngineRecord | None:
             )
         register = getattr(module, "register", None)
         if not callable(register):
+            return None, None
+        return register, _registered_engine(plugin, register, home)
+
+    try:
+        register, engine = call_with_limit(load, limit, f"Hermes plugin {plugin.name}")
+        if register is None:
             return broken(f"{source} has no register(ctx) function")
-        engine = _registered_engine(plugin, register, home)
+    except PluginTimeout:
+        return broken(
+            f"{source}: its import and register(ctx) did not return within {limit:g} s "
+            "(plugins.register_timeout_seconds); it was left running and is not used"
+        )
     except BaseException as exc:
         reraise_user_interrupt(exc)
         return broken(f"{source} failed to load: {type(exc).__name__}: {exc}")
@@ -231,9 +270,11 @@ def hermes_plugin_records(
     enabled: Sequence[str],
     home: Path,
     entry_points: Iterable[DeclaredEntryPoint],
+    register_timeout: float = 0,
 ) -> tuple[list[EngineRecord], set[str]]:
     """The engines of the enabled Hermes Agent plugins, in ``plugins.enabled`` order, and the
-    enabled names that are Hermes Agent plugins at all (engine or not)."""
+    enabled names that are Hermes Agent plugins at all (engine or not). Each plugin's import
+    and ``register`` get ``register_timeout`` seconds (0: no limit)."""
     if not enabled:
         return [], set()
     plugins = find_hermes_plugins(home / "plugins", entry_points)
@@ -246,7 +287,7 @@ def hermes_plugin_records(
         known.add(name)
         if plugin.declared is not None and plugin.declared.distribution.is_hermes:
             continue  # hermes-context's own plugin is for running inside Hermes Agent
-        record = _load(plugin, home)
+        record = _load(plugin, home, register_timeout)
         if record is not None:  # a broken one is logged by the registry like any other
             records.append(record)
     return records, known

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Collection, Iterable, Sequence
+from functools import partial
 from typing import Any
 
 import importlib_metadata
 import pluggy
 
 from hermes_core import hookspecs
-from hermes_core.containment import reraise_user_interrupt
+from hermes_core.containment import call_with_limit, reraise_user_interrupt
 from hermes_core.engine import ContextEngine
 from hermes_core.log import logger
 from hermes_core.markers import PROJECT_NAME
@@ -93,11 +94,14 @@ def general_plugin_records(
     installed: Iterable[DeclaredEntryPoint],
     manager: pluggy.PluginManager,
     elsewhere: Collection[str] = (),
+    register_timeout: float = 0,
 ) -> list[EngineRecord]:
     """Load the enabled general plugins into ``manager`` in order; return their engines.
 
     An enabled name that is no general plugin is reported missing, unless it
-    is in ``elsewhere`` (a Hermes Agent plugin, say).
+    is in ``elsewhere`` (a Hermes Agent plugin, say). Each plugin's import and
+    registration get ``register_timeout`` seconds (0: no limit); a plugin past
+    it is reported broken and registers nothing.
     """
     if not enabled:
         return []
@@ -124,9 +128,16 @@ def general_plugin_records(
             version=declared.distribution.version,
             plugin=plugin_name,
         )
-        context = PluginContext(plugin_name, source, records)
+        found: list[EngineRecord] = []
+        context = PluginContext(plugin_name, source, found)
+        point = declared.entry_point
         try:
-            _load_one(manager, plugin_name, declared.entry_point, context)
+            call_with_limit(
+                partial(_load_one, manager, plugin_name, point, context),
+                register_timeout,
+                f"general plugin {plugin_name}",
+            )
+            records += found
         except BaseException as exc:
             reraise_user_interrupt(exc)
             logger.warning(

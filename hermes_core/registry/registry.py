@@ -89,6 +89,7 @@ class EngineRegistry:
         """
         config = load_config() if config is None else config
         installed = entry_points.scan()
+        register_timeout = float(config.value("plugins.register_timeout_seconds"))
         manager = general_plugins.new_plugin_manager()
         hermes_records: list[EngineRecord] = []
         # inside Hermes Agent every enabled name may be one of Hermes' plugins: none is missing
@@ -97,12 +98,19 @@ class EngineRegistry:
             from hermes_core.hermes_agent.discovery import hermes_plugin_records
 
             hermes_records, hermes_names = hermes_plugin_records(
-                config.enabled_plugins, config.home, installed.hermes_agent_plugins
+                config.enabled_plugins,
+                config.home,
+                installed.hermes_agent_plugins,
+                register_timeout,
             )
         records = entry_points.engine_records(installed.engines)
         records += directories.directory_records(config.plugin_dirs)
         records += general_plugins.general_plugin_records(
-            config.enabled_plugins, installed.plugins, manager, elsewhere=hermes_names
+            config.enabled_plugins,
+            installed.plugins,
+            manager,
+            elsewhere=hermes_names,
+            register_timeout=register_timeout,
         )
         return cls(records + hermes_records, config, manager)
 

@@ -8,11 +8,8 @@ import subprocess
 import sys
 import textwrap
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from hermes_core import ContextHost
 from tests.attacks import rendezvous
@@ -70,15 +67,6 @@ def register(ctx):
 """
 
 
-@pytest.fixture
-def unload_plugins() -> Iterator[None]:
-    before = set(sys.modules)
-    yield
-    for name in set(sys.modules) - before:
-        if name.split(".")[0] in ("agent", "hermes_cli", "hermes_context_plugins"):
-            del sys.modules[name]
-
-
 def _plugin_home(home: Path, name: str, source: str, llm_url: str | None = None) -> Path:
     folder = home / "plugins" / name
     folder.mkdir(parents=True)
@@ -103,7 +91,7 @@ CONVERSATION: list[dict[str, Any]] = [
 
 
 def test_a_plugin_thread_never_sends_one_hosts_conversation_to_another_hosts_llm(
-    tmp_path: Path, unload_plugins: None
+    tmp_path: Path,
 ) -> None:
     rendezvous.reset()
     with ChatServer("A-SUMMARY") as alices, ChatServer("B-SUMMARY") as bobs:
@@ -124,7 +112,7 @@ def test_a_plugin_thread_never_sends_one_hosts_conversation_to_another_hosts_llm
 
 
 def test_a_plugin_thread_of_the_only_host_gets_that_hosts_llm(
-    tmp_path: Path, unload_plugins: None
+    tmp_path: Path,
 ) -> None:
     with ChatServer("ONLY-SUMMARY") as server:
         host = _host(_plugin_home(tmp_path, "threaded", THREADED_ENGINE, server.url))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -57,14 +58,19 @@ class SummaryRow:
     last_at: float
 
 
+#: A node id: a kind letter and at most 18 ASCII digits (every row id fits a signed 64-bit int).
+_NODE_ID = re.compile(r"([MmSs])([0-9]{1,18})")
+
+
 def parse_id(node_id: object) -> tuple[str, int] | None:
-    """``"M12"`` -> ("message", 12); ``"S3"`` -> ("summary", 3); anything else -> None."""
-    if not isinstance(node_id, str) or len(node_id) < 2 or len(node_id) > 20:
+    """``"M12"`` -> ("message", 12); ``"S3"`` -> ("summary", 3); anything else -> None
+    (other digits than ASCII's, and numbers no row id can have, included)."""
+    if not isinstance(node_id, str):
         return None
-    kind = {"M": "message", "S": "summary"}.get(node_id[0].upper())
-    if kind is None or not node_id[1:].isdigit():
+    match = _NODE_ID.fullmatch(node_id)
+    if match is None:
         return None
-    return kind, int(node_id[1:])
+    return {"M": "message", "S": "summary"}[match[1].upper()], int(match[2])
 
 
 def active_items(db: Connection, session_id: str) -> list[Item]:

@@ -1,0 +1,167 @@
+"""Attacks through config files and the command line (run as real processes)."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from hermes_core import ContextHost, EngineStatus
+from hermes_core.testing import EventCapture, TemporarySite, engine_module_source
+
+
+def run(*args: str, home: Path, site: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, HERMES_HOME=str(home), COLUMNS="200")
+    env.pop("HERMES_CONFIG", None)
+    env.pop("HERMES_CONTEXT_ENGINE", None)
+    if site is not None:
+        env["PYTHONPATH"] = str(site)
+    return subprocess.run(
+        [sys.executable, "-m", "hermes_core", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+@pytest.mark.parametrize(
+    "name", ["hermes.context", "hermes-context==0.1.0", "Hermes_Context[plot]"]
+)
+def test_uninstall_never_removes_the_core_under_another_spelling(tmp_path: Path, name: str) -> None:
+    result = run("uninstall", name, home=tmp_path)
+    assert result.returncode == 2
+    assert "uninstall it with pip directly" in result.stderr
+    assert "running:" not in result.stdout  # pip was never called
+
+
+def test_select_leaves_a_read_only_config_file_as_it_is(tmp_path: Path) -> None:
+    config = tmp_path / "config.yaml"
+    config.write_text("context:\n  engine: compressor\n", encoding="utf-8")
+    config.chmod(0o444)
+    result = run("select", "lcm", home=tmp_path)
+    assert result.returncode == 2 and "read-only (mode 0444)" in result.stderr
+    assert config.read_text(encoding="utf-8") == "context:\n  engine: compressor\n"
+    assert stat.S_IMODE(config.stat().st_mode) == 0o444
+
+
+def test_an_added_command_that_exits_at_import_cannot_end_the_cli(
+    tmp_path: Path, hermes_site: TemporarySite
+) -> None:
+    hermes_site.add(
+        "acme-exit",
+        entry_points={"hermes_context.commands": {"quit": "acme_exit:command"}},
+        files={"acme_exit.py": "import sys\nsys.exit(9)\n"},
+    )
+    result = run("--help", home=tmp_path, site=hermes_site.path)
+    assert result.returncode == 0 and "engines" in result.stdout
+    assert "cli.command_unloadable" in result.stderr and "SystemExit: 9" in result.stderr
+    used = run("quit", home=tmp_path, site=hermes_site.path)
+    assert used.returncode == 2
+    assert "command 'quit' is installed but could not be loaded: SystemExit: 9" in used.stderr
+
+
+def test_an_added_command_that_raises_is_named_with_its_error(
+    tmp_path: Path, hermes_site: TemporarySite
+) -> None:
+    hermes_site.add(
+        "acme-raise",
+        entry_points={"hermes_context.commands": {"boom": "acme_raise:command"}},
+        files={"acme_raise.py": "raise RuntimeError('boom at import')\n"},
+    )
+    used = run("boom", home=tmp_path, site=hermes_site.path)
+    assert used.returncode == 2
+    assert "boom at import" in used.stderr and "No such command" not in used.stderr
+
+
+def test_a_keyboard_interrupt_raised_by_an_engine_constructor_is_a_broken_engine(
+    tmp_path: Path, hermes_site: TemporarySite
+) -> None:
+    source = engine_module_source("ctrlc").replace(
+        "self.config = config", "raise KeyboardInterrupt('not the user')"
+    )
+    hermes_site.add_engine("ctrlc-engine", "ctrlc", source)
+    (tmp_path / "config.yaml").write_text("context:\n  engine: ctrlc\n", encoding="utf-8")
+    result = run("engines", "--check", home=tmp_path, site=hermes_site.path)
+    assert result.returncode == 1, result.stderr
+    line = next(line for line in result.stdout.splitlines() if line.startswith("ctrlc "))
+    assert "broken" in line
+    assert "KeyboardInterrupt" in result.stdout + result.stderr
+
+
+def test_a_huge_wrong_typed_config_value_is_described_in_a_few_characters(
+    tmp_path: Path, logs: EventCapture
+) -> None:
+    from hermes_core import load_config
+
+    load_config({"compression": {"hook_timeout_seconds": "a-" * 30_000}})
+    (problem,) = logs.named("hermes_config.invalid")
+    assert len(json.dumps(problem)) < 1_000
+
+
+SLOW_REGISTER = """
+import threading
+
+release = threading.Event()
+
+
+def register(ctx):
+    release.wait(60)  # the attack slept 20 s
+"""
+
+
+def test_a_hermes_plugin_whose_register_hangs_costs_discovery_its_limit_only(
+    tmp_path: Path,
+) -> None:
+    home = tmp_path / "home"
+    folder = home / "plugins" / "sleepy"
+    folder.mkdir(parents=True)
+    (folder / "plugin.yaml").write_text("name: sleepy\n", encoding="utf-8")
+    (folder / "__init__.py").write_text(
+        SLOW_REGISTER + "    # then ctx.register_context_engine(...)\n", encoding="utf-8"
+    )
+    (home / "config.yaml").write_text(
+        "plugins:\n  enabled: [sleepy]\n  register_timeout_seconds: 0.2\n", encoding="utf-8"
+    )
+    host = ContextHost.from_config(home / "config.yaml", env={"HERMES_HOME": str(home)})
+    assert host.engine_name == "compressor"
+    (record,) = [r for r in host.registry if r.name == "sleepy"]
+    assert record.status is EngineStatus.BROKEN
+    assert "did not return within 0.2 s" in str(record.reason)
+    module = next(
+        m for name, m in sys.modules.items() if name.startswith("hermes_context_plugins.sleepy")
+    )
+    module.release.set()
+
+
+def test_a_folder_claiming_another_plugins_name_never_replaces_it(
+    tmp_path: Path, logs: EventCapture
+) -> None:
+    from hermes_core.hermes_agent.discovery import find_hermes_plugins
+
+    plugins = tmp_path / "plugins"
+    for folder in ("good", "zz-other"):
+        (plugins / folder).mkdir(parents=True)
+        (plugins / folder / "plugin.yaml").write_text("name: good\n", encoding="utf-8")
+    found = find_hermes_plugins(plugins, [])
+    assert found["good"].path == plugins / "good"
+    (event,) = logs.named("hermes_plugin.duplicate_rejected")
+    assert event["rejected"] == str(plugins / "zz-other")
+
+
+@pytest.mark.parametrize("node_id", ["M²", "M9999999999999999999", "S\u0661\u0662", "M-1", "M 1"])
+def test_lcm_ids_that_are_no_row_id_get_a_json_error(
+    make_lcm_host: Callable[..., ContextHost], node_id: str
+) -> None:
+    host = make_lcm_host()
+    host.turn_complete([{"role": "user", "content": "x"}])
+    for tool in ("lcm_describe", "lcm_expand"):
+        answer = json.loads(host.handle_tool_call(tool, {"id": node_id}))
+        assert "error" in answer and "failed" not in answer["error"]
+    assert host.status()["hook_failures"] == 0
