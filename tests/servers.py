@@ -1,4 +1,4 @@
-"""Servers on 127.0.0.1 that misbehave on purpose, for the LLM client's tests."""
+"""Servers on 127.0.0.1 for the LLM client's tests, some misbehaving on purpose."""
 
 from __future__ import annotations
 
@@ -10,7 +10,14 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["ChatServer", "Trickle"]
+from pytest_httpserver import HTTPServer
+
+from hermes_core.llm import AuxiliaryLLMConfig, ChatClient
+
+__all__ = ["MESSAGES", "ChatServer", "Trickle", "client_for"]
+
+#: A one-message conversation to send.
+MESSAGES = [{"role": "user", "content": "summarise this"}]
 
 
 class Trickle:
@@ -101,3 +108,17 @@ class ChatServer:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def client_for(server: HTTPServer, **overrides: Any) -> ChatClient:
+    settings = {
+        "base_url": server.url_for("/v1"),
+        "model": "summariser-1",
+        "api_key_env": "TEST_LLM_KEY",
+        "timeout_seconds": 2.0,
+        "max_retries": 2,
+        **overrides,
+    }
+    config = AuxiliaryLLMConfig.from_config({"auxiliary": {"compression": settings}}, "compression")
+    assert config is not None
+    return ChatClient(config, env={"TEST_LLM_KEY": "sk-test-123"}, backoff_seconds=0.01)

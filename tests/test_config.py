@@ -184,41 +184,6 @@ def test_a_mapping_is_accepted_and_copied() -> None:
     assert config.model_thresholds == {"gpt": 0.4}
 
 
-def test_an_api_key_in_the_config_file_is_accepted_and_never_shown(
-    tmp_path: Path, logs: EventCapture
-) -> None:
-    from hermes_core.llm import AuxiliaryLLMConfig
-
-    secret = "sk-live-0123456789abcdefSECRET"
-    path = write(
-        tmp_path / "c.yaml",
-        "auxiliary:\n  compression:\n    base_url: https://llm.example/v1\n"
-        f"    model: m\n    api_key: {secret}\n",
-    )
-    config = load_config(path)
-    assert config.problems == () and logs.entries == []
-    settings = AuxiliaryLLMConfig.from_config(config.data, "compression")
-    assert settings is not None and settings.api_key({}) == secret
-    assert secret not in repr(settings)
-    assert settings.api_key({"K": "from-env"}) == secret  # no variable named: the file's key
-    named = AuxiliaryLLMConfig("https://x/v1", "m", api_key_env="K", api_key_value=secret)
-    assert named.api_key({"K": "from-env"}) == "from-env"
-
-
-def test_a_bad_secret_value_is_reported_without_its_text(
-    tmp_path: Path, logs: EventCapture
-) -> None:
-    secret = ["sk-live-0123456789abcdefSECRET"]
-    path = write(tmp_path / "c.yaml", f"auxiliary:\n  compression:\n    api_key: {secret}\n")
-    config = load_config(path)
-    (problem,) = config.problems
-    assert problem.got == "list (hidden)"
-    with pytest.raises(ConfigError) as raised:
-        load_config(path, strict=True)
-    assert "SECRET" not in str(raised.value)
-    assert all("SECRET" not in str(entry) for entry in logs.entries)
-
-
 def test_hermes_agents_empty_strings_mean_unset_without_warnings(
     tmp_path: Path, logs: EventCapture
 ) -> None:

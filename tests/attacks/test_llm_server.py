@@ -12,11 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pytest_httpserver import HTTPServer
+from werkzeug import Request, Response
 
-from hermes_core.llm import AuxiliaryLLMConfig, ChatClient, LLMResponseError
+from hermes_core.llm import AuxiliaryLLMConfig, ChatClient, LLMNetworkError, LLMResponseError
 from hermes_core.testing import EventCapture, host_for
 from hermes_core.testing.conversations import sample_conversation
-from tests.servers import ChatServer
+from tests.servers import MESSAGES, ChatServer, Trickle, client_for
 
 KEY = "sk-live-QUERYSTRINGKEY1234567890abcdef"
 
@@ -114,3 +116,72 @@ def test_a_malformed_megabyte_answer_is_quoted_without_redacting_all_of_it() -> 
         with pytest.raises(LLMResponseError, match="malformed") as caught:
             client.complete([{"role": "user", "content": "hi"}])
     assert len(str(caught.value)) < 400
+
+
+SECRET = "sk-live-0123456789abcdefghijSECRET"
+
+
+def test_credentials_in_base_url_never_reach_an_error(httpserver: HTTPServer) -> None:
+    httpserver.expect_request("/v1/chat/completions").respond_with_data("no", status=500)
+    url = httpserver.url_for("/v1").replace("http://", "http://admin:hunter2@")
+    client = client_for(httpserver, base_url=url, max_retries=0)
+    with pytest.raises(LLMResponseError) as raised:
+        client.complete([{"role": "user", "content": "hi"}])
+    assert "hunter2" not in str(raised.value) and "admin" not in str(raised.value)
+    assert httpserver.url_for("/v1") in str(raised.value)
+
+
+def test_a_server_echoing_the_authorization_header_is_quoted_redacted_and_short(
+    httpserver: HTTPServer,
+) -> None:
+    def echo(request: Request) -> Response:
+        body = f"bad request; you sent Authorization: {request.headers['Authorization']}"
+        return Response(body + " padding" * 500, status=400)
+
+    httpserver.expect_request("/v1/chat/completions").respond_with_handler(echo)
+    client = ChatClient(
+        AuxiliaryLLMConfig(httpserver.url_for("/v1"), "m", api_key_value=SECRET, max_retries=0),
+        env={},
+    )
+    with pytest.raises(LLMResponseError) as raised:
+        client.complete([{"role": "user", "content": "hi"}])
+    text = str(raised.value)
+    assert SECRET not in text and "0123456789abcdef" not in text
+    assert "[REDACTED]" in text and len(text) < 400
+
+
+def test_a_redirect_is_reported_as_one_with_where_it_pointed(httpserver: HTTPServer) -> None:
+    httpserver.expect_request("/v1/chat/completions").respond_with_data(
+        "", status=307, headers={"Location": "https://user:pw@elsewhere.invalid/v1/chat"}
+    )
+    client = client_for(httpserver, max_retries=0)
+    with pytest.raises(LLMResponseError) as raised:
+        client.complete([{"role": "user", "content": "hi"}])
+    text = str(raised.value)
+    assert "HTTP 307 redirect to https://elsewhere.invalid/v1/chat" in text
+    assert "redirects are not followed" in text and "pw@" not in text
+
+
+def test_the_timeout_bounds_the_whole_request_not_each_read() -> None:
+    trickle = Trickle()
+    try:
+        config = AuxiliaryLLMConfig(trickle.url, "m", timeout_seconds=1.0, max_retries=0)
+        with pytest.raises(LLMNetworkError, match="no complete answer within 1s"):
+            ChatClient(config, env={}).complete(MESSAGES)
+        assert not trickle.finished.is_set()  # the server was still sending when we gave up
+        assert trickle.sent < trickle.chunks
+    finally:
+        trickle.close()
+
+
+def test_a_pass_deadline_caps_the_request() -> None:
+    import time
+
+    trickle = Trickle()
+    try:
+        config = AuxiliaryLLMConfig(trickle.url, "m", timeout_seconds=600, max_retries=0)
+        with pytest.raises(LLMNetworkError):
+            ChatClient(config, env={}).complete(MESSAGES, deadline=time.monotonic() + 1.0)
+        assert not trickle.finished.is_set()
+    finally:
+        trickle.close()

@@ -15,6 +15,12 @@ ALIAS_BOMB = "a0: &a0 [x,x,x,x,x,x,x,x,x,x]\n" + "".join(
 )
 
 
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 @pytest.mark.parametrize("tail", ["context: {engine: *a9}\n", "lcm: {database: *a9}\n"])
 def test_an_alias_bomb_is_refused_before_it_expands(tmp_path: Path, tail: str) -> None:
     path = tmp_path / "config.yaml"
@@ -81,3 +87,38 @@ def test_numbers_out_of_range_are_refused_at_load_and_passes_still_run(
     history = [{"role": "user", "content": f"message {n} " * 40} for n in range(40)]
     assert len(host.compress(history)) < len(history)  # no OverflowError: the pass ran
     host.close()
+
+
+def test_an_api_key_in_the_config_file_is_accepted_and_never_shown(
+    tmp_path: Path, logs: EventCapture
+) -> None:
+    from hermes_core.llm import AuxiliaryLLMConfig
+
+    secret = "sk-live-0123456789abcdefSECRET"
+    path = write(
+        tmp_path / "c.yaml",
+        "auxiliary:\n  compression:\n    base_url: https://llm.example/v1\n"
+        f"    model: m\n    api_key: {secret}\n",
+    )
+    config = load_config(path)
+    assert config.problems == () and logs.entries == []
+    settings = AuxiliaryLLMConfig.from_config(config.data, "compression")
+    assert settings is not None and settings.api_key({}) == secret
+    assert secret not in repr(settings)
+    assert settings.api_key({"K": "from-env"}) == secret  # no variable named: the file's key
+    named = AuxiliaryLLMConfig("https://x/v1", "m", api_key_env="K", api_key_value=secret)
+    assert named.api_key({"K": "from-env"}) == "from-env"
+
+
+def test_a_bad_secret_value_is_reported_without_its_text(
+    tmp_path: Path, logs: EventCapture
+) -> None:
+    secret = ["sk-live-0123456789abcdefSECRET"]
+    path = write(tmp_path / "c.yaml", f"auxiliary:\n  compression:\n    api_key: {secret}\n")
+    config = load_config(path)
+    (problem,) = config.problems
+    assert problem.got == "list (hidden)"
+    with pytest.raises(ConfigError) as raised:
+        load_config(path, strict=True)
+    assert "SECRET" not in str(raised.value)
+    assert all("SECRET" not in str(entry) for entry in logs.entries)
