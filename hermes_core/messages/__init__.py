@@ -3,9 +3,15 @@
 from hermes_core.messages.copying import copy_message, copy_messages
 from hermes_core.messages.repair import sanitize_tool_pairs
 from hermes_core.messages.text import render_turns, role_of, text_of
-from hermes_core.messages.validation import ROLES, MessageProblem, validate_messages
+from hermes_core.messages.validation import (
+    MAX_NESTING,
+    ROLES,
+    MessageProblem,
+    validate_messages,
+)
 
 __all__ = [
+    "MAX_NESTING",
     "ROLES",
     "MessageProblem",
     "copy_message",

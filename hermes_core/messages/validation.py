@@ -96,7 +96,8 @@ def validate_messages(messages: Sequence[Any]) -> list[MessageProblem]:
     message is answered by a ``tool`` message with that ``tool_call_id``
     before any other role follows; no ``tool`` message answers a call that is
     not pending (an orphan); and no message contains itself or nests deeper than
-    :data:`MAX_NESTING` levels (it could not be written as JSON).
+    :data:`~hermes_core.messages.MAX_NESTING` levels (it could not be written as
+    JSON).
     """
     problems: list[MessageProblem] = []
     pending: dict[str, int] = {}
