@@ -131,3 +131,10 @@ def test_a_replaced_worker_that_finishes_leaves_instead_of_overfilling_the_pool(
     assert pool.stuck == 0
     workers = {t.name for t in threading.enumerate() if t.name.startswith("leaving-test-")}
     assert len(workers) <= pool.max_workers + 1  # the replacement, and at most the leaver
+
+
+def test_a_task_submitted_right_after_shutdown_still_gets_a_worker() -> None:
+    pool = DaemonPool(max_workers=2, name="after-shutdown")
+    assert pool.submit(lambda: 1).result(timeout=10) == 1
+    pool.shutdown()
+    assert pool.submit(lambda: 2).result(timeout=10) == 2  # before: queued behind a sentinel

@@ -90,7 +90,13 @@ class DaemonPool:
         """Let idle workers leave; a worker busy in a task leaves when the task ends. Tasks
         submitted afterwards still run (a worker is started for them)."""
         with self._lock:
-            idle = self._free
+            # the leaving workers stop counting now, so a task submitted next gets a worker
+            # of its own: whichever worker takes a sentinel leaves, the counts stay right
+            idle = self._free - self._waiting
+            if idle <= 0:
+                return
+            self._free -= idle
+            self._workers -= idle
         for _ in range(idle):
             self._tasks.put((None, None))
 
@@ -102,10 +108,7 @@ class DaemonPool:
     def _work(self) -> None:
         while True:
             future, function = self._tasks.get()
-            if future is None:  # shutdown: this idle worker leaves
-                with self._lock:
-                    self._free -= 1
-                    self._workers -= 1
+            if future is None:  # shutdown: a worker leaves (counted out already)
                 return
             with self._lock:
                 self._free -= 1
