@@ -15,9 +15,11 @@ __all__ = [
     "EngineError",
     "EngineIncompatibleError",
     "EngineLoadError",
+    "EngineNeedsHermesError",
     "EngineNotFoundError",
     "EngineValidationError",
     "HermesError",
+    "NeedsHermesAgent",
 ]
 
 
@@ -91,6 +93,18 @@ class EngineIncompatibleError(EngineError):
     """The engine declares that it needs another version of hermes-context."""
 
     reason = "incompatible"
+
+
+class NeedsHermesAgent(ImportError):
+    """A plugin imports a part of Hermes Agent that only Hermes Agent provides (its
+    ``ContextCompressor``, say), and Hermes Agent is not installed here."""
+
+
+class EngineNeedsHermesError(EngineError):
+    """The engine is built on a part of Hermes Agent, which is not installed here:
+    ``pip install hermes-agent`` makes it runnable."""
+
+    reason = "needs-hermes-agent"
 
 
 class EngineLoadError(EngineError):

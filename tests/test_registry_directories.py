@@ -89,10 +89,8 @@ def test_an_entry_point_beats_a_directory_of_the_same_name(
     [
         ("name: [unclosed\n", "plugin.yaml:2: invalid YAML"),
         ("- just\n- a list\n", "expected a mapping"),
-        ("name: bad\nversion: 3\n", "key 'version' expected a string"),
-        ("name: other\n", "key 'name' is 'other' but the directory is 'broken1'"),
+        ("description: [a, list]\n", "key 'description' expected a string"),
         ("requires_hermes: 'not a spec'\n", "key 'requires_hermes' is not a version specifier"),
-        (None, "plugin.yaml is missing"),
     ],
 )
 def test_a_malformed_plugin_yaml_is_listed_broken_with_file_and_key(
@@ -108,6 +106,21 @@ def test_a_malformed_plugin_yaml_is_listed_broken_with_file_and_key(
     activation = activate(reg)
     assert activation.engine.name == "compressor"
     assert fragment in str(activation.fallback)
+
+
+@pytest.mark.parametrize("manifest", [None, "name: other\nversion: 3\nkind: standalone\n"])
+def test_the_folder_names_the_engine_as_in_hermes_and_the_manifest_is_optional(
+    tmp_path: Path, logs: EventCapture, manifest: str | None
+) -> None:
+    init = engine_module_source("folder")
+    plugin(tmp_path / "plugins", "folder", manifest, init=init)
+    registry = discover(tmp_path, engine="folder")
+    record = registry.get("folder")
+    assert record is not None and record.status is EngineStatus.SELECTED
+    assert activate(registry).engine.name == "folder"
+    ignored = logs.named("context_engine.manifest_name_ignored")
+    assert [event["manifest_name"] for event in ignored] == (["other"] if manifest else [])
+    assert not logs.named("context_engine.broken")
 
 
 def test_requires_hermes_outside_the_running_version_is_incompatible(tmp_path: Path) -> None:

@@ -6,7 +6,12 @@ import click
 
 from hermes_core.cli.common import scratch_registry
 from hermes_core.cli.output import out
-from hermes_core.errors import EngineError, EngineIncompatibleError, EngineNotFoundError
+from hermes_core.errors import (
+    EngineError,
+    EngineIncompatibleError,
+    EngineNeedsHermesError,
+    EngineNotFoundError,
+)
 from hermes_core.testing.rules import ContractSubject, check_contract
 
 __all__ = ["command"]
@@ -14,6 +19,15 @@ __all__ = ["command"]
 _WHAT_TO_DO = {
     EngineNotFoundError: "install the distribution that provides it (pip install ...)",
     EngineIncompatibleError: "install a version of the engine that supports this hermes-context",
+    EngineNeedsHermesError: "pip install hermes-agent into this environment, then run doctor again",
+}
+#: What to do when a plugin's own code failed, by where the engine came from.
+_FIX_PLUGIN = {
+    "hermes_plugin": "the plugin failed to import or register: update or reinstall it (its "
+    "error is above), or ask its author",
+    "general_plugin": "the plugin failed to import or register: update or reinstall it (its "
+    "error is above), or ask its author",
+    "directory": "the engine folder failed to import: fix or replace its code (the error is above)",
 }
 
 
@@ -33,10 +47,15 @@ def command(ctx: click.Context, name: str | None) -> None:
         try:
             engine = registry.create_engine(name)
         except EngineError as exc:
+            record = registry.get(name)
+            kind = record.source.kind if record is not None else ""
             hint = next(
-                (text for kind, text in _WHAT_TO_DO.items() if isinstance(exc, kind)),
-                "fix the engine (its import, constructor or method signatures), "
-                "then run doctor again",
+                (text for kind_, text in _WHAT_TO_DO.items() if isinstance(exc, kind_)),
+                _FIX_PLUGIN.get(
+                    kind,
+                    "fix the engine (its import, constructor or method signatures), "
+                    "then run doctor again",
+                ),
             )
             out.print(f"  [red]x[/] {exc}\n    what to do: {hint}", highlight=False)
             ctx.exit(1)

@@ -11,7 +11,7 @@ from hermes_core.cli.common import scratch_registry
 from hermes_core.cli.output import emit_json, out
 from hermes_core.errors import EngineError
 from hermes_core.names import DEFAULT_ENGINE
-from hermes_core.registry import EngineRegistry, EngineStatus
+from hermes_core.registry import EngineRegistry
 
 __all__ = ["command"]
 
@@ -21,9 +21,9 @@ _STYLE = {
     "duplicate": "yellow",
     "incompatible": "red",
     "broken": "red",
+    "needs-hermes-agent": "yellow",
     "missing": "bold red",
 }
-_USABLE = (EngineStatus.AVAILABLE, EngineStatus.SELECTED)
 
 
 def selection_problem(registry: EngineRegistry) -> str | None:
@@ -37,8 +37,14 @@ def selection_problem(registry: EngineRegistry) -> str | None:
     if not choice.valid:
         return f"{choice.name!r} is not an engine name"
     if record is None:
+        failed = registry.failed_plugins()
+        if failed:
+            return (
+                "no source registers it; these plugins failed to load and may be what "
+                f"provides it: {'; '.join(failed)}"
+            )
         return "it is not installed"
-    if record.status not in _USABLE:
+    if not record.status.usable:
         return f"it is {record.status.value}: {record.reason}"
     return None
 
@@ -48,7 +54,8 @@ def selection_problem(registry: EngineRegistry) -> str | None:
 @click.option(
     "--check",
     is_flag=True,
-    help="Import every engine and validate it against the hookspecs (exit 1 if one fails). "
+    help="Import every engine and validate it against the hookspecs (exit 1 if one fails, "
+    "or the selected engine cannot be used). "
     "Engines are created in a throwaway HERMES_HOME with default settings.",
 )
 @click.pass_context
@@ -61,7 +68,7 @@ def command(ctx: click.Context, as_json: bool, check: bool) -> None:
         checks: dict[str, str | None] = {}
         if check:
             for record in registry:
-                if record.status in _USABLE:
+                if record.status.usable:
                     try:
                         registry.create_engine(record.name)
                         checks[record.name] = None
@@ -110,5 +117,5 @@ def command(ctx: click.Context, as_json: bool, check: bool) -> None:
             out.print(
                 f"check {name}: " + ("[green]ok[/]" if failure is None else f"[red]{failure}[/]")
             )
-    if any(failure is not None for failure in checks.values()):
+    if check and (problem is not None or any(f is not None for f in checks.values())):
         ctx.exit(1)

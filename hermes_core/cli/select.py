@@ -31,7 +31,11 @@ def command(ctx: click.Context, name: str) -> None:
             f"engine '{name}' is not installed (installed: {known}); pip install the "
             "distribution that provides it"
         )
-    if record.status in (EngineStatus.INCOMPATIBLE, EngineStatus.BROKEN):
+    if record.status in (
+        EngineStatus.INCOMPATIBLE,
+        EngineStatus.BROKEN,
+        EngineStatus.NEEDS_HERMES_AGENT,
+    ):
         fail(f"engine '{name}' ({record.source}) is {record.status.value}: {record.reason}")
     config = registry.config
     path = Path(config.path or (config.home / "config.yaml"))

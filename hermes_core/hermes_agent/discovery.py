@@ -19,6 +19,7 @@ at discovery), never by copying one. Failures are records with status
 
 from __future__ import annotations
 
+import importlib.util
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from hermes_core.config.yaml_source import YamlSyntaxError, parse_yaml
 from hermes_core.containment import PluginTimeout, call_with_limit, reraise_user_interrupt
 from hermes_core.engine import ContextEngine
 from hermes_core.hermes_agent import shims
+from hermes_core.hermes_agent.directory_engines import INSTALL_HERMES, hermes_module_missing
 from hermes_core.hermes_agent.plugin_context import HermesPluginContext
 from hermes_core.hermes_agent.wrapped_engine import HermesPluginEngine
 from hermes_core.llm import LLM
@@ -57,6 +59,8 @@ class HermesPlugin:
     description: str = ""
     version: str | None = None
     declared: DeclaredEntryPoint | None = None
+    #: ``provides_context_engine`` of its plugin.yaml: the engine names it says it registers.
+    provides: tuple[str, ...] = ()
 
     @property
     def source(self) -> EngineSource:
@@ -84,11 +88,15 @@ def _manifest(folder: Path, manifest: Path) -> HermesPlugin | None:
     if not isinstance(name, str) or not name:
         return None
     version = data.get("version")
+    provides = data.get("provides_context_engine") or ()
+    if isinstance(provides, str):
+        provides = (provides,)
     return HermesPlugin(
         name=name,
         path=folder,
         description=str(data.get("description", "") or ""),
         version=str(version) if version is not None else None,
+        provides=tuple(p for p in provides if isinstance(p, str) and is_valid_engine_name(p)),
     )
 
 
@@ -155,20 +163,55 @@ def find_hermes_plugins(
     return found
 
 
-def _mentions_an_engine(folder: Path) -> bool:
+def _mentions(folder: Path, mark: str) -> bool:
+    """Whether the Python files under ``folder`` (or the file ``folder``) mention ``mark``
+    (read up to a budget)."""
     budget = _MAX_SOURCE_BYTES
-    for source in sorted(folder.rglob("*.py")):
+    files = [folder] if folder.is_file() else sorted(folder.rglob("*.py"))
+    for source in files:
         try:
             with source.open("rb") as handle:
                 text = handle.read(budget)
         except OSError:
             continue
         budget -= len(text)
-        if _MARK.encode() in text:
+        if mark.encode() in text:
             return True
         if budget <= 0:
             break
     return False
+
+
+def _mentions_an_engine(folder: Path) -> bool:
+    return _mentions(folder, _MARK)
+
+
+def _plugin_folder(plugin: HermesPlugin) -> Path | None:
+    """Where the plugin's code is: its directory, or its entry point's package folder (or
+    module file)."""
+    if plugin.path is not None:
+        return plugin.path
+    assert plugin.declared is not None
+    module = plugin.declared.entry_point.value.split(":")[0].strip()
+    try:
+        spec = importlib.util.find_spec(module.split(".")[0])
+    except (ImportError, ValueError):
+        return None
+    if spec is None or spec.origin is None:
+        return None
+    if spec.submodule_search_locations:
+        return Path(spec.origin).parent
+    return Path(spec.origin)
+
+
+def _built_on_hermes_compressor(plugin: HermesPlugin) -> bool:
+    folder = _plugin_folder(plugin)
+    return folder is not None and _mentions(folder, "context_compressor")
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else "(no message)"
 
 
 def _registered_engine(plugin: HermesPlugin, register: Callable[[Any], None], home: Path) -> Any:
@@ -210,8 +253,19 @@ def _load(plugin: HermesPlugin, home: Path, limit: float) -> EngineRecord | None
     ``register`` get ``limit`` seconds (0: no limit)."""
     source = plugin.source
 
-    def broken(reason: str, name: str | None = None) -> EngineRecord:
-        return EngineRecord(name or plugin.name, source, EngineStatus.BROKEN, reason=reason)
+    # a plugin that cannot run is listed under the engine name it declares, if it does:
+    # what the user selects is then told why it does not run
+    listed = plugin.provides[0] if plugin.provides else plugin.name
+
+    def broken(reason: str, status: EngineStatus = EngineStatus.BROKEN) -> EngineRecord:
+        return EngineRecord(listed, source, status, reason=reason)
+
+    def needs_hermes(what: str) -> EngineRecord:
+        return broken(
+            f"{source} is built on Hermes Agent's {what}, which only Hermes Agent provides: "
+            f"{INSTALL_HERMES} into this environment to run it here",
+            EngineStatus.NEEDS_HERMES_AGENT,
+        )
 
     if plugin.path is not None and not _mentions_an_engine(plugin.path):
         logger.debug("hermes_plugin.no_engine", plugin=plugin.name, path=str(plugin.path))
@@ -242,11 +296,17 @@ def _load(plugin: HermesPlugin, home: Path, limit: float) -> EngineRecord | None
         )
     except BaseException as exc:
         reraise_user_interrupt(exc)
-        return broken(f"{source} failed to load: {type(exc).__name__}: {exc}")
+        missing_module = hermes_module_missing(exc)
+        if missing_module is not None:
+            return needs_hermes(missing_module)
+        return broken(f"{source} failed to import: {type(exc).__name__}: {_first_line(exc)}")
     if engine is None:
         logger.debug("hermes_plugin.no_engine", plugin=plugin.name)
         return None
     missing = [attribute for attribute in _REQUIRED if not hasattr(engine, attribute)]
+    if missing and not shims.hermes_installed() and _built_on_hermes_compressor(plugin):
+        # it fell back to a base class of its own because Hermes' compressor is absent
+        return needs_hermes("agent.context_compressor.ContextCompressor")
     if missing:
         return broken(
             f"{source} registered {type(engine).__name__}, which lacks {', '.join(missing)}: "

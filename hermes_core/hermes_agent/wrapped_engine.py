@@ -30,9 +30,16 @@ class HermesPluginEngine(ContextEngine):
     """``inner``, a Hermes plugin's engine, as a hermes-context engine."""
 
     def __init__(
-        self, inner: Any, *, llm: LLM | None = None, hermes_home: Path | None = None
+        self,
+        inner: Any,
+        *,
+        llm: LLM | None = None,
+        hermes_home: Path | None = None,
+        name: str | None = None,
     ) -> None:
         self._inner = inner
+        #: The name it is selected by, when not the engine's own (an engine folder's name).
+        self._name = name
         self._llm = llm
         self._home = hermes_home
         shims.bind_owner(self, llm, hermes_home)  # for threads the plugin starts itself
@@ -48,7 +55,7 @@ class HermesPluginEngine(ContextEngine):
 
     @property
     def name(self) -> str:
-        return str(self._inner.name)
+        return self._name if self._name is not None else str(self._inner.name)
 
     def update_from_response(self, usage: dict[str, Any]) -> None:
         self._call("update_from_response", usage)

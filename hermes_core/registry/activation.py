@@ -52,6 +52,15 @@ def activate(registry: EngineRegistry) -> Activation:
             engine = registry.create_engine(choice.name)
         except EngineNotFoundError as exc:
             known = ", ".join(registry.names()) or "none"
+            failed = registry.failed_plugins()
+            if failed:
+                raise EngineNotFoundError(
+                    choice.name,
+                    f"{origin} selects context engine '{choice.name}', which no source "
+                    f"registers; these plugins failed to load and may be what provides it: "
+                    f"{'; '.join(failed)}. Fix or reinstall the plugin, or set context.engine "
+                    f"to one of: {known}",
+                ) from exc
             raise EngineNotFoundError(
                 choice.name,
                 f"{origin} selects context engine '{choice.name}', which is not installed; "

@@ -1,28 +1,31 @@
 """Source 2: engines in plugin directories, ``<dir>/context_engine/<name>/``.
 
-Each engine directory holds ``__init__.py`` (exporting one ``ContextEngine``
-subclass) and ``plugin.yaml`` (``name``, ``description``, ``version``,
-``requires_hermes``). Listing reads ``plugin.yaml`` only; the package is
-imported when the engine is activated.
+The layout of Hermes Agent's plugin guide: each engine folder holds
+``__init__.py`` and, optionally, ``plugin.yaml`` (``description``,
+``version``, and hermes-context's ``requires_hermes``; Hermes' other keys are
+ignored). The folder names the engine, as in Hermes Agent; a manifest
+``name`` that differs is a warning. Listing reads ``plugin.yaml`` only; the
+package is imported, as Hermes imports it (see
+:mod:`hermes_core.hermes_agent.directory_engines`), when the engine is
+activated. The directories searched are ``plugins.dirs``,
+``$HERMES_HOME/plugins`` and, where hermes-agent is installed, its own
+``plugins/`` package, where Hermes' installers put engines.
 """
 
 from __future__ import annotations
 
-import inspect
+import importlib.metadata
 from collections.abc import Iterable
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from hermes_core.config.yaml_source import YamlSyntaxError, parse_yaml
-from hermes_core.engine import ContextEngine
 from hermes_core.log import logger
 from hermes_core.names import is_valid_engine_name
 from hermes_core.registry.compat import parse_requires_hermes, running_version
-from hermes_core.registry.packages import import_package, package_name
 from hermes_core.registry.records import EngineRecord, EngineSource, EngineStatus
 
-__all__ = ["directory_records", "load_directory_engine"]
+__all__ = ["directory_records", "hermes_agent_plugins_dir", "load_directory_engine"]
 
 _MANIFEST = "plugin.yaml"
 _STRING_KEYS = ("name", "description", "version", "requires_hermes")
@@ -55,6 +58,17 @@ def directory_records(plugin_dirs: Iterable[Path]) -> list[EngineRecord]:
     return records
 
 
+def hermes_agent_plugins_dir() -> Path | None:
+    """Hermes Agent's own ``plugins/`` package directory, where its installers put engines
+    (``plugins/context_engine/<name>/``), when hermes-agent is installed here."""
+    try:
+        dist = importlib.metadata.distribution("hermes-agent")
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    folder = Path(str(dist.locate_file("plugins")))
+    return folder if (folder / "context_engine").is_dir() else None
+
+
 def _record(path: Path) -> EngineRecord:
     name = path.name
     source = EngineSource("directory", path=path)
@@ -66,32 +80,38 @@ def _record(path: Path) -> EngineRecord:
     if not is_valid_engine_name(name):
         return broken(f"directory name '{name}' is not a valid engine name; rename {path}")
     if not (path / "__init__.py").is_file():
-        return broken(f"{path} has no __init__.py; it must export a ContextEngine subclass")
+        return broken(f"{path} has no __init__.py; it must define the engine")
     try:
         data = parse_yaml(manifest.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        return broken(f"{manifest} is missing; add name, description, version, requires_hermes")
+        data = {}  # optional, as in Hermes Agent
     except (OSError, UnicodeDecodeError) as exc:
         return broken(f"{manifest} cannot be read: {exc}")
     except YamlSyntaxError as exc:
         line = f":{exc.line}" if exc.line else ""
         return broken(f"{manifest}{line}: {exc}")
+    if data is None:
+        data = {}
     if not isinstance(data, dict):
         return broken(f"{manifest}: expected a mapping of {', '.join(_STRING_KEYS)}")
-    for key in _STRING_KEYS:
+    for key in ("description", "requires_hermes"):
         if key in data and not isinstance(data[key], str):
             return broken(f"{manifest}: key '{key}' expected a string, got {data[key]!r}")
-    if data.get("name", name) != name:
-        return broken(
-            f"{manifest}: key 'name' is '{data['name']}' but the directory is '{name}'; "
-            "make them equal"
+    if "name" in data and str(data["name"]) != name:
+        logger.warning(
+            "context_engine.manifest_name_ignored",
+            path=str(manifest),
+            manifest_name=str(data["name"]),
+            name=name,
+            hint=f"the folder names the engine, as in Hermes Agent: select it as '{name}'",
         )
+    version = data.get("version")
     record = EngineRecord(
         name,
         source,
         EngineStatus.AVAILABLE,
         description=data.get("description", ""),
-        version=data.get("version"),
+        version=str(version) if version is not None else None,
         load=lambda: load_directory_engine(path),
     )
     if "requires_hermes" in data:
@@ -107,36 +127,10 @@ def _record(path: Path) -> EngineRecord:
     return record
 
 
-def load_directory_engine(path: Path) -> type[ContextEngine]:
-    """Import the engine package at ``path`` and return the ``ContextEngine`` subclass it exports.
-
-    The package is imported under ``hermes_plugins.context_engine.<name>``, so
-    its relative imports work. Raises ImportError when it exports no subclass
-    or several (narrow them with ``__all__``).
+def load_directory_engine(path: Path) -> Any:
+    """Import the engine folder at ``path`` as Hermes Agent does; what the registry
+    instantiates (see :func:`hermes_core.hermes_agent.directory_engines.load_engine_folder`).
     """
-    module = import_package(package_name("hermes_plugins.context_engine", path), path)
-    return _exported_engine(module, path)
+    from hermes_core.hermes_agent.directory_engines import load_engine_folder
 
-
-def _exported_engine(module: ModuleType, path: Path) -> type[ContextEngine]:
-    names: Iterable[str] = getattr(module, "__all__", None) or [
-        n for n in vars(module) if not n.startswith("_")
-    ]
-    found: dict[str, Any] = {}
-    for attribute in names:
-        value = getattr(module, attribute, None)
-        if (
-            inspect.isclass(value)
-            and issubclass(value, ContextEngine)
-            and value is not ContextEngine
-            and not inspect.isabstract(value)
-        ):
-            found[attribute] = value
-    if len(found) != 1:
-        what = ", ".join(sorted(found)) if found else "none"
-        raise ImportError(
-            f"{path / '__init__.py'} must export exactly one concrete ContextEngine subclass "
-            f"(found: {what}); list the engine class in __all__"
-        )
-    engine: type[ContextEngine] = next(iter(found.values()))
-    return engine
+    return load_engine_folder(path)

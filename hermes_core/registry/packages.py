@@ -9,6 +9,7 @@ imported once per process.
 from __future__ import annotations
 
 import hashlib
+import importlib.machinery
 import importlib.util
 import re
 import sys
@@ -25,11 +26,31 @@ def package_name(namespace: str, folder: Path) -> str:
     return f"{namespace}.{safe}_{digest}"
 
 
+def _ensure_parents(name: str) -> None:
+    """Every package above ``name`` exists in ``sys.modules`` (as an empty namespace
+    package), as Hermes Agent makes them before it loads a plugin: Python resolves a
+    plugin's relative imports (``from . import tools``) through them."""
+    parts = name.split(".")[:-1]
+    for depth in range(1, len(parts) + 1):
+        parent = ".".join(parts[:depth])
+        if parent in sys.modules:
+            continue
+        spec = importlib.machinery.ModuleSpec(parent, None, is_package=True)
+        spec.submodule_search_locations = []
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[parent] = module
+        if depth > 1:
+            setattr(sys.modules[".".join(parts[: depth - 1])], parts[depth - 1], module)
+
+
 def import_package(name: str, folder: Path) -> ModuleType:
     """``folder/__init__.py`` imported as package ``name`` (once; a failed import leaves
-    nothing behind in ``sys.modules``)."""
+    nothing behind in ``sys.modules``), its parents made first; ``__file__``,
+    ``__path__`` and relative imports of every form (``from . import x``,
+    ``from .x import y``, subpackages) are what the plugin expects."""
     if name in sys.modules:
         return sys.modules[name]
+    _ensure_parents(name)
     spec = importlib.util.spec_from_file_location(
         name, folder / "__init__.py", submodule_search_locations=[str(folder)]
     )

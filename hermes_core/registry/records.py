@@ -21,6 +21,13 @@ class EngineStatus(str, enum.Enum):
     DUPLICATE = "duplicate"
     INCOMPATIBLE = "incompatible"
     BROKEN = "broken"
+    #: Built on a part of Hermes Agent (its compressor), which is not installed here.
+    NEEDS_HERMES_AGENT = "needs-hermes-agent"
+
+    @property
+    def usable(self) -> bool:
+        """Whether an engine of this status can be created."""
+        return self in (EngineStatus.SELECTED, EngineStatus.AVAILABLE)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,9 @@ from hermes_core.errors import (
     EngineError,
     EngineIncompatibleError,
     EngineLoadError,
+    EngineNeedsHermesError,
     EngineNotFoundError,
+    NeedsHermesAgent,
 )
 from hermes_core.llm.config import AuxiliaryLLMConfig
 from hermes_core.log import logger
@@ -32,6 +34,20 @@ __all__ = ["EngineRegistry"]
 #: Keywords an engine class or factory may declare to receive from the host.
 _FACTORY_KEYWORDS = ("config", "hermes_home", "llm", "hermes_config")
 _UNSET = object()
+#: Statuses logged as ``context_engine.<status>`` when a record is added.
+_UNUSABLE = (EngineStatus.INCOMPATIBLE, EngineStatus.BROKEN, EngineStatus.NEEDS_HERMES_AGENT)
+
+
+def _first_line(text: str | None) -> str:
+    return (text or "").strip().splitlines()[0] if (text or "").strip() else ""
+
+
+def _duplicate_reason(record: EngineRecord, kept: EngineRecord) -> str:
+    """Why ``record`` is not used, saying which registration runs instead."""
+    runs = f"'{record.name}' is already registered by {kept.source}"
+    if record.status in _UNUSABLE:
+        return f"{record.status.value} ({_first_line(record.reason)}); {runs}, which is used"
+    return runs
 
 
 class EngineRegistry:
@@ -104,7 +120,10 @@ class EngineRegistry:
                 register_timeout,
             )
         records = entry_points.engine_records(installed.engines)
-        records += directories.directory_records(config.plugin_dirs)
+        hermes_dir = directories.hermes_agent_plugins_dir()
+        records += directories.directory_records(
+            [*config.plugin_dirs, *([hermes_dir] if hermes_dir is not None else [])]
+        )
         records += general_plugins.general_plugin_records(
             config.enabled_plugins,
             installed.plugins,
@@ -118,16 +137,21 @@ class EngineRegistry:
         kept = self._active.get(record.name)
         if kept is None:
             self._active[record.name] = record
-            if record.status in (EngineStatus.INCOMPATIBLE, EngineStatus.BROKEN):
-                logger.warning(
-                    f"context_engine.{record.status.value}",
-                    name=record.name,
-                    source=str(record.source),
-                    reason=record.reason,
-                )
+            self._warn_unusable(record)
+        elif not kept.status.usable and record.status.usable:
+            # a registration that cannot run never shadows one that can: the later one runs
+            self._active[record.name] = record
+            logger.warning(
+                "context_engine.unusable_passed_over",
+                name=record.name,
+                used=str(record.source),
+                passed_over=str(kept.source),
+                reason=_first_line(kept.reason),
+            )
         else:
+            self._warn_unusable(record)
+            record.reason = _duplicate_reason(record, kept)
             record.status = EngineStatus.DUPLICATE
-            record.reason = f"'{record.name}' is already registered by {kept.source}"
             logger.warning(
                 "context_engine.duplicate_rejected",
                 name=record.name,
@@ -135,6 +159,16 @@ class EngineRegistry:
                 rejected=str(record.source),
             )
         self._records.append(record)
+
+    @staticmethod
+    def _warn_unusable(record: EngineRecord) -> None:
+        if record.status in _UNUSABLE:
+            logger.warning(
+                f"context_engine.{record.status.value.replace('-', '_')}",
+                name=record.name,
+                source=str(record.source),
+                reason=record.reason,
+            )
 
     # ------------------------------------------------------------------ listing
 
@@ -153,13 +187,20 @@ class EngineRegistry:
         """The registration that owns ``name`` (the first by precedence), or None."""
         return self._active.get(name)
 
+    def failed_plugins(self) -> list[str]:
+        """The plugins (general or Hermes Agent) that failed to load, each as
+        ``<source> (<first line of its error>)``: any of them may be what would have
+        registered an engine that is missing."""
+        return [
+            f"{record.source} ({_first_line(record.reason)})"
+            for record in self._records
+            if record.status is EngineStatus.BROKEN
+            and record.source.kind in ("hermes_plugin", "general_plugin")
+        ]
+
     def names(self) -> list[str]:
         """The engine names that can be activated (neither incompatible nor broken)."""
-        return [
-            name
-            for name, record in self._active.items()
-            if record.status in (EngineStatus.AVAILABLE, EngineStatus.SELECTED)
-        ]
+        return [name for name, record in self._active.items() if record.status.usable]
 
     # ------------------------------------------------------------------ instances
 
@@ -185,6 +226,10 @@ class EngineRegistry:
             raise EngineIncompatibleError(
                 name, f"context engine '{name}' ({source}) {record.reason}", source=source
             )
+        if record.status is EngineStatus.NEEDS_HERMES_AGENT:
+            raise EngineNeedsHermesError(
+                name, f"context engine '{name}' ({source}): {record.reason}", source=source
+            )
         if record.status is EngineStatus.BROKEN:
             raise EngineLoadError(
                 name,
@@ -198,6 +243,9 @@ class EngineRegistry:
                 validate_engine(engine, name=name, source=source)
                 with self._lock:
                     self._validated.add(key)
+        except EngineNeedsHermesError as exc:
+            record.status, record.reason = EngineStatus.NEEDS_HERMES_AGENT, str(exc)
+            raise
         except EngineError as exc:
             record.status, record.reason = EngineStatus.BROKEN, str(exc)
             raise
@@ -215,6 +263,10 @@ class EngineRegistry:
                     self._factories[record.name] = factory
             stage = "construction"
             return build_engine(factory, self._factory_context(factory))
+        except NeedsHermesAgent as exc:
+            raise EngineNeedsHermesError(
+                record.name, f"context engine '{record.name}' ({source}): {exc}", source=source
+            ) from exc
         except BaseException as exc:
             reraise_user_interrupt(exc)
             raise EngineLoadError(

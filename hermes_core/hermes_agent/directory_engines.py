@@ -1,0 +1,179 @@
+"""Engine folders loaded as Hermes Agent loads them: ``plugins/context_engine/<name>/``.
+
+Hermes' own loader (``plugins/context_engine/__init__.py::_load_engine_from_dir``)
+imports the folder's ``__init__.py`` as a package, then takes, in this order:
+
+1. a ``register(ctx)`` function, called with a context that keeps the engine
+   it registers;
+2. else a subclass of Hermes' ``agent.context_engine.ContextEngine`` found in
+   the module (in ``dir()`` order), instantiated with no arguments.
+
+This host does the same, Hermes' base class being the stand-in where Hermes
+Agent is not installed, and also accepts a subclass of
+:class:`hermes_core.ContextEngine` (built with the keywords it declares, as
+entry-point engines are). The folder names the engine, as in Hermes. Each host
+gets an engine of its own: ``register`` is run again, or the class
+instantiated again. A plugin built on Hermes' own compressor
+(``agent.context_compressor``), where Hermes Agent is not installed, raises
+:class:`NeedsHermesAgent`.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from hermes_core.engine import ContextEngine
+from hermes_core.errors import NeedsHermesAgent
+from hermes_core.hermes_agent import shims
+from hermes_core.hermes_agent.plugin_context import HermesPluginContext
+from hermes_core.hermes_agent.wrapped_engine import HermesPluginEngine
+from hermes_core.llm import LLM
+from hermes_core.registry.packages import import_package, package_name
+
+__all__ = ["NeedsHermesAgent", "hermes_module_missing", "load_engine_folder"]
+
+#: Top-level modules of the hermes-agent distribution a plugin may import.
+_HERMES_MODULES = frozenset(
+    {"agent", "hermes_cli", "plugins", "tools", "gateway", "hermes_state", "hermes_constants"}
+)
+INSTALL_HERMES = "pip install hermes-agent"
+
+
+def hermes_module_missing(exc: BaseException) -> str | None:
+    """The Hermes Agent module ``exc`` says is missing, when Hermes Agent is not installed
+    (``agent.context_compressor``); None for any other failure."""
+    if not isinstance(exc, ModuleNotFoundError) or not exc.name:
+        return None
+    if exc.name.split(".")[0] not in _HERMES_MODULES or shims.hermes_installed():
+        return None
+    return exc.name
+
+
+def _needs_hermes(exc: BaseException, where: str) -> NeedsHermesAgent | None:
+    missing = hermes_module_missing(exc)
+    if missing is None:
+        return None
+    return NeedsHermesAgent(
+        f"{where} is built on Hermes Agent's {missing}, which only Hermes Agent provides: "
+        f"{INSTALL_HERMES} into this environment to run it here"
+    )
+
+
+def _import(path: Path) -> ModuleType:
+    shims.install()
+    name = package_name("hermes_plugins.context_engine", path)
+    try:
+        return import_package(name, path)
+    except ImportError as exc:
+        needs = _needs_hermes(exc, f"engine folder {path}")
+        if needs is not None:
+            raise needs from exc
+        raise
+
+
+def _subclasses(module: ModuleType, base: type) -> list[type]:
+    """Concrete subclasses of ``base`` the module holds, in ``dir()`` order (Hermes')."""
+    found = []
+    for attribute in dir(module):
+        value = getattr(module, attribute, None)
+        if (
+            inspect.isclass(value)
+            and issubclass(value, base)
+            and value is not base
+            and not inspect.isabstract(value)
+        ):
+            found.append(value)
+    return found
+
+
+def _ours(module: ModuleType, path: Path) -> type[ContextEngine] | None:
+    """The one hermes-context engine class the module exports, None when it exports none;
+    ImportError when it exports several (``__all__`` narrows them)."""
+    names: Iterable[str] = getattr(module, "__all__", None) or [
+        n for n in vars(module) if not n.startswith("_")
+    ]
+    found: dict[str, type[ContextEngine]] = {}
+    for attribute in names:
+        value = getattr(module, attribute, None)
+        if (
+            inspect.isclass(value)
+            and issubclass(value, ContextEngine)
+            and value is not ContextEngine
+            and not inspect.isabstract(value)
+        ):
+            found[attribute] = value
+    if len(found) > 1:
+        raise ImportError(
+            f"{path / '__init__.py'} must export exactly one concrete ContextEngine subclass "
+            f"(found: {', '.join(sorted(found))}); list the engine class in __all__"
+        )
+    return next(iter(found.values()), None)
+
+
+def _registered(path: Path, register: Callable[[Any], None], home: Path) -> Any:
+    context = HermesPluginContext(path.name)
+    with shims.bound(None, home):
+        register(context)
+    return context.engines[0] if context.engines else None
+
+
+class _FolderEngines:
+    """Makes one engine per host from a Hermes-style folder, as Hermes' loader would:
+    by ``register(ctx)``, else by instantiating its first Hermes engine class that can be."""
+
+    def __init__(self, path: Path, module: ModuleType) -> None:
+        self._path = path
+        self._module = module
+
+    def _inner(self, home: Path) -> Any:
+        register = getattr(self._module, "register", None)
+        if callable(register):
+            engine = _registered(self._path, register, home)
+            if engine is not None:
+                return engine
+        from agent.context_engine import ContextEngine as HermesBase
+
+        failures = []
+        for cls in _subclasses(self._module, HermesBase):
+            try:
+                with shims.bound(None, home):
+                    return cls()
+            except Exception as exc:  # Hermes tries the next class
+                failures.append(f"{cls.__name__}(): {type(exc).__name__}: {exc}")
+        found = "; ".join(failures) or "no ContextEngine subclass"
+        raise ImportError(
+            f"{self._path / '__init__.py'} has no register(ctx) that registers an engine, and "
+            f"no engine class that can be built ({found})"
+        )
+
+    def __call__(self, llm: LLM | None = None, hermes_home: Path | None = None) -> ContextEngine:
+        home = hermes_home if hermes_home is not None else self._path
+        try:
+            engine = self._inner(home)
+        except ImportError as exc:
+            needs = _needs_hermes(exc, f"engine folder {self._path}")
+            if needs is not None:
+                raise needs from exc
+            raise
+        if isinstance(engine, ContextEngine):
+            return engine
+        return HermesPluginEngine(engine, llm=llm, hermes_home=home, name=self._path.name)
+
+
+def load_engine_folder(path: Path) -> Any:
+    """What the registry instantiates for the engine folder ``path``: the hermes-context
+    engine class it exports, or a factory making one engine per host as Hermes' loader
+    would (see the module docstring).
+
+    Raises :class:`NeedsHermesAgent`, or what the import raised.
+    """
+    module = _import(path)
+    if not callable(getattr(module, "register", None)):
+        ours = _ours(module, path)
+        if ours is not None:
+            return ours
+    return _FolderEngines(path, module)
