@@ -1,0 +1,173 @@
+"""Engines written for Hermes Agent, run on hermes-context's host without Hermes Agent:
+the plugin guide's own example, register(ctx) folders, plugins whose modules import each
+other, plugins built on Hermes' own compressor."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from hermes_core import ContextHost, EngineStatus
+from hermes_core.hermes_agent import shims
+from hermes_core.testing import EventCapture, sample_conversation
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.fixture(autouse=True)
+def no_leftover_modules() -> Iterator[None]:
+    before = set(sys.modules)
+    yield
+    for name in set(sys.modules) - before:
+        if name.split(".")[0] in (
+            "agent",
+            "hermes_cli",
+            "hermes_context_plugins",
+            "hermes_plugins",
+        ):
+            del sys.modules[name]
+
+
+def home(tmp_path: Path, config: str) -> Path:
+    folder = tmp_path / "home"
+    folder.mkdir(exist_ok=True)
+    (folder / "config.yaml").write_text(config, encoding="utf-8")
+    return folder
+
+
+def engine_folder(at: Path, fixture: str, name: str) -> Path:
+    target = at / "plugins" / "context_engine" / name
+    shutil.copytree(FIXTURES / fixture, target)
+    return target
+
+
+def plugin_folder(at: Path, name: str) -> Path:
+    target = at / "plugins" / name
+    shutil.copytree(FIXTURES / "hermes_plugins" / name, target)
+    return target
+
+
+def host(at: Path) -> ContextHost:
+    return ContextHost.from_config(at / "config.yaml", env={"HERMES_HOME": str(at)})
+
+
+def cli(*args: str, at: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "HERMES_HOME": str(at), "COLUMNS": "200"}
+    env.pop("HERMES_CONFIG", None)
+    env.pop("HERMES_CONTEXT_ENGINE", None)
+    return subprocess.run(
+        [sys.executable, "-m", "hermes_core", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_the_plugin_guides_example_engine_runs_verbatim_without_hermes(tmp_path: Path) -> None:
+    assert not shims.hermes_installed()
+    at = home(tmp_path, "context:\n  engine: tailkeep\n")
+    engine_folder(at, "seed/context_engine/tailkeep", "tailkeep")
+    running = host(at)
+    assert running.engine_name == "tailkeep"
+    assert running.status()["engine_fallback"] is None
+    assert running.engine.name == "tailkeep"  # the folder names it, as in Hermes
+    messages = sample_conversation(3)
+    assert running.compress(messages) is messages  # it returns None: the host keeps the list
+    checked = cli("engines", "--check", at=at)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "check tailkeep: ok" in checked.stdout
+    assert "ModuleNotFoundError" not in checked.stdout + checked.stderr
+
+
+def test_an_engine_folder_with_register_ctx_is_accepted(tmp_path: Path) -> None:
+    at = home(tmp_path, "context:\n  engine: relay\n")
+    folder = engine_folder(at, "hermes_plugins/relay-context", "relay")
+    (folder / "plugin.yaml").unlink()
+    running = host(at)
+    assert running.engine_name == "relay" and running.status()["engine_fallback"] is None
+    result = running.compress(sample_conversation(10), force=True)
+    assert len(result) == 5  # system prompt + the last four
+
+
+def test_a_hermes_plugin_whose_modules_import_each_other_runs_on_the_host(tmp_path: Path) -> None:
+    at = home(tmp_path, "plugins:\n  enabled: [relay-context]\ncontext:\n  engine: relay\n")
+    folder = plugin_folder(at, "relay-context")
+    running = host(at)
+    assert running.engine_name == "relay", running.status()
+    assert len(running.compress(sample_conversation(10))) == 5
+    (entry,) = running.tool_schemas()
+    answer = json.loads(running.handle_tool_call(entry["function"]["name"], {}))
+    assert answer["passes"] == 1 and answer["limit"] == 4
+    assert answer["file"] == str(folder / "tools.py")  # __file__ is the plugin's own
+
+
+def test_a_plugin_built_on_hermes_compressor_says_it_needs_hermes_agent(
+    tmp_path: Path, logs: EventCapture
+) -> None:
+    at = home(tmp_path, "plugins:\n  enabled: [built-on-compressor]\ncontext:\n  engine: tuned\n")
+    plugin_folder(at, "built-on-compressor")
+    running = host(at)
+    assert running.engine_name == "compressor"
+    record = running.registry.get("tuned")
+    assert record is not None and record.status is EngineStatus.NEEDS_HERMES_AGENT
+    assert "pip install hermes-agent" in str(record.reason)
+    assert "agent.context_compressor" in str(record.reason)
+    assert logs.named("context_engine.needs_hermes_agent")
+    listed = cli("engines", at=at)
+    assert "needs-hermes-agent" in listed.stdout and "Traceback" not in listed.stdout
+    checked = cli("engines", "--check", at=at)
+    assert checked.returncode == 1  # the selected engine cannot be used
+    doctor = cli("doctor", "tuned", at=at)
+    assert "pip install hermes-agent" in doctor.stdout
+
+
+BROKEN_LCM = """
+import does_not_exist_anywhere
+
+
+def register(ctx):
+    ctx.register_context_engine(None)
+"""
+
+
+def test_an_engine_broken_in_one_source_and_present_in_another_says_which_runs(
+    tmp_path: Path,
+) -> None:
+    at = home(tmp_path, "plugins:\n  enabled: [other-lcm]\ncontext:\n  engine: lcm\n")
+    folder = at / "plugins" / "other-lcm"
+    folder.mkdir(parents=True)
+    (folder / "plugin.yaml").write_text(
+        "name: other-lcm\nprovides_context_engine: [lcm]\n", encoding="utf-8"
+    )
+    (folder / "__init__.py").write_text(BROKEN_LCM + "# register_context_engine\n")
+    listed = json.loads(cli("engines", "--json", at=at).stdout)
+    (other,) = [e for e in listed["engines"] if "other-lcm" in e["source"]]
+    assert other["name"] == "lcm" and other["status"] == "duplicate"
+    assert "broken" in other["reason"] and "ModuleNotFoundError" in other["reason"]
+    assert "hermes-engine-lcm" in other["reason"] and "which is used" in other["reason"]
+    assert listed["used"] == "lcm"
+
+
+def test_a_missing_engine_is_never_called_not_installed_while_a_plugin_failed_to_load(
+    tmp_path: Path,
+) -> None:
+    at = home(tmp_path, "plugins:\n  enabled: [quiet]\ncontext:\n  engine: quietly\n")
+    folder = at / "plugins" / "quiet"
+    folder.mkdir(parents=True)
+    (folder / "plugin.yaml").write_text("name: quiet\n", encoding="utf-8")
+    (folder / "__init__.py").write_text(
+        "from . import tools\n\ndef register(ctx):\n    ctx.register_context_engine(None)\n",
+        encoding="utf-8",
+    )
+    running = host(at)
+    reason = str(running.activation.fallback)
+    assert "not installed" not in reason
+    assert "failed to load" in reason and "quiet" in reason and "tools" in reason
