@@ -208,14 +208,20 @@ def test_in_strict_mode_a_bad_lcm_value_is_an_error_naming_the_file(tmp_path: Pa
 
 
 def test_a_message_has_one_fingerprint_however_it_is_reached() -> None:
-    from hermes_engine_lcm.store.messages import encode, fingerprint
+    from hermes_engine_lcm.store.messages import fingerprint
 
     for message in (
         {"role": "user", "content": "plain"},
         {"role": "user", "content": "ls: \udcff.txt"},
         {"role": "user", "content": "日本語"},
+        {"role": "tool", "tool_call_id": "c1", "content": "done"},
     ):
-        assert fingerprint(message) == fingerprint(message, encode(message))
+        reordered = dict(reversed(list(message.items())))
+        bookkept = {**message, "timestamp": 1764600000.5, "_db_persisted": True}
+        assert fingerprint(message) == fingerprint(reordered) == fingerprint(bookkept)
+    assert fingerprint({"role": "user", "content": "a"}) != fingerprint(
+        {"role": "user", "content": "b"}
+    )
     assert fingerprint({"role": "user", "content": float("nan")})  # unencodable: still one
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from hermes_core.log import logger
 from hermes_engine_lcm.store.connection import SQLiteConnection
+from hermes_engine_lcm.store.fingerprints import ensure_scheme
 from hermes_engine_lcm.store.schema import CORE_MIGRATIONS, FTS_MIGRATIONS
 
 __all__ = ["Database", "StorePathError", "fts5_available"]
@@ -163,6 +164,7 @@ class Database:
                             db.execute(statement)
                         version = number
             db.execute(f"PRAGMA user_version = {version}")
+            ensure_scheme(db)
         fts: bool = version >= len(CORE_MIGRATIONS) + len(FTS_MIGRATIONS)
         if not fts and not _fts_warned:
             _fts_warned = True

@@ -68,19 +68,45 @@ def storable_text(text: str) -> str:
     return text
 
 
-def fingerprint(message: Any, body: str | None = None) -> str:
-    """A digest of the whole message: of ``body``, its :func:`encode` form, computed when not
-    given, so a message has one fingerprint however it is reached.
+#: The fields of a message a provider receives: what makes a message the message it is.
+#: Keys a host adds for its own bookkeeping (Hermes Agent's ``timestamp`` on messages read
+#: back from its ``state.db``, ``_db_persisted`` once saved) are not among them.
+PROVIDER_KEYS = frozenset(
+    {
+        "role",
+        "content",
+        "name",
+        "tool_calls",
+        "tool_call_id",
+        "function_call",
+        "refusal",
+        "audio",
+        "reasoning_content",
+    }
+)
+
+
+def provider_view(message: Any) -> Any:
+    """``message`` as a provider sees it: its :data:`PROVIDER_KEYS` only (a non-dict as it is)."""
+    if not isinstance(message, dict):
+        return message
+    return {key: value for key, value in message.items() if key in PROVIDER_KEYS}
+
+
+def fingerprint(message: Any) -> str:
+    """A digest of what a provider sees of ``message`` (:func:`provider_view`), its keys in
+    sorted order: one fingerprint however the message is reached, whatever keys a host
+    added to it.
 
     Never raises: a message that cannot be encoded (NaN, not JSON at all, nested
     past what ``json`` can write) is fingerprinted by a text written by a loop.
     """
-    if body is None:
-        try:
-            body = encode(message)
-        except (TypeError, ValueError, RecursionError):
-            body = _flat_text(message)
-    return hashlib.blake2b(body.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+    view = provider_view(message)
+    try:
+        text = json.dumps(view, ensure_ascii=True, allow_nan=False, sort_keys=True)
+    except (TypeError, ValueError, RecursionError):
+        text = _flat_text(view)
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
 
 
 def _flat_text(value: Any) -> str:
@@ -175,7 +201,7 @@ def _usable(session_id: str, messages: Sequence[Any], skip: Any, start: int = 0)
             continue
         if skip is not None and skip(message):
             continue
-        usable.append(Candidate(index, message, body, fingerprint(message, body)))
+        usable.append(Candidate(index, message, body, fingerprint(message)))
     return usable
 
 
@@ -326,28 +352,35 @@ def _aligned(
 def _unseen(
     db: Connection, session_id: str, candidates: Sequence[Candidate], next_seq: int
 ) -> list[Candidate]:
-    """The candidates that none of the session's recent messages equals (a list that shares
-    nothing with the store's end: new messages handed on their own, or another history
-    under the same id).
+    """What is new in a list that does not reach the store's end (new messages handed on
+    their own, a list rebuilt from an older point or with gaps, another history under the
+    same id), by position: the longest prefix of the list whose messages stand in the same
+    order among the session's recent messages (gaps allowed) is known; everything after it
+    is new, a message said again verbatim included.
 
     "Recent" is the last :data:`RECENT` stored messages, or as many as there are
     candidates if that is more, read by the (session, seq) index: the cost does
     not grow with the store.
     """
+    window = next_seq - max(RECENT, len(candidates))
     fps = sorted({c.fp for c in candidates})
     if len(fps) > OVERLAP:  # many: read the recent ones once
         rows = db.execute(
-            "SELECT fp FROM messages WHERE session_id = ? ORDER BY seq DESC LIMIT ?",
-            (session_id, max(RECENT, len(candidates))),
+            "SELECT fp FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq",
+            (session_id, window),
         )
-    else:  # a few (a lone incoming message): the database compares, no row reaches Python
+    else:  # a few (a lone incoming message): only the rows that could match reach Python
         marks = ",".join("?" * len(fps))
         rows = db.execute(
-            f"SELECT fp FROM messages WHERE session_id = ? AND seq >= ? AND fp IN ({marks})",
-            (session_id, next_seq - max(RECENT, len(candidates)), *fps),
+            "SELECT fp FROM messages WHERE session_id = ? AND seq >= ?"
+            f" AND fp IN ({marks}) ORDER BY seq",
+            (session_id, window, *fps),
         )
-    known = {row[0] for row in rows}
-    return [c for c in candidates if c.fp not in known]
+    known = 0  # matched greedily, earliest first: the longest prefix that is a subsequence
+    for (fp,) in rows:
+        if known < len(candidates) and fp == candidates[known].fp:
+            known += 1
+    return list(candidates[known:])
 
 
 def ingest(

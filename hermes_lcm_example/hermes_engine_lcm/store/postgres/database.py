@@ -39,6 +39,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from hermes_core.log import logger
 from hermes_core.redaction import redact as redact_text
+from hermes_engine_lcm.store.fingerprints import ensure_scheme
 from hermes_engine_lcm.store.postgres.connection import PostgresConnection
 from hermes_engine_lcm.store.postgres.health import Breaker, StoreUnavailable
 from hermes_engine_lcm.store.postgres.schema import MIGRATIONS
@@ -248,6 +249,7 @@ class PostgresDatabase:
                         raw.execute(script.encode())  # several statements, no parameters
                         raw.execute("UPDATE lcm_schema SET version = %s", (number,))
                         logger.info("lcm.migrated", database=self.location, version=number)
+                ensure_scheme(PostgresConnection(raw))
         except psycopg.OperationalError as exc:
             raise StoreConnectionError(
                 f"lcm: cannot use the PostgreSQL store at {self.location}: "
