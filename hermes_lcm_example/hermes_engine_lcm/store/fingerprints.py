@@ -49,8 +49,7 @@ def ensure_scheme(db: Connection) -> int:
         # next list of each session is aligned with its stored end; a count of 0 would
         # instead mean "after a reset: everything handed is new"
         db.execute(
-            "UPDATE sessions SET handed_head_fp = NULL, handed_mid_fp = NULL,"
-            " handed_tail_fp = NULL"
+            "UPDATE sessions SET handed_head_fp = NULL, handed_mid_fp = NULL, handed_tail_fp = NULL"
         )
         logger.info("lcm.fingerprints_updated", scheme=SCHEME, messages=changed)
     db.execute(
