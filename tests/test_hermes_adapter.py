@@ -98,3 +98,19 @@ def test_hermes_compression_path_folds_a_long_conversation_and_the_tools_find_it
     found = engine.handle_tool_call("lcm_grep", {"query": "platform nine"}, messages=result)
     assert FACT in found  # ... and found again through the tool
     assert engine.get_status()["compression_count"] == 1
+
+
+def test_hermes_manual_compress_under_the_threshold_shrinks_the_conversation(
+    tmp_path: Path,
+) -> None:
+    home = home_with(tmp_path, "context:\n  engine: lcm\n")
+    engine: Any = copy.deepcopy(hermes_engine(home, env={}))
+    engine.update_model("main", 200_000)
+    engine.on_session_start("s1", hermes_home=str(home), platform="cli", model="main")
+    conversation = sample_conversation(40, facts={3: FACT})
+    assert engine.should_compress(len(json.dumps(conversation)) // 4) is False
+    # Hermes' /compress [focus]: _compress_context(..., focus_topic=..., force=True)
+    result = engine.compress(conversation, None, "the release train", True)
+    assert len(result) < len(conversation)
+    found = engine.handle_tool_call("lcm_grep", {"query": "platform nine"}, messages=result)
+    assert FACT in found

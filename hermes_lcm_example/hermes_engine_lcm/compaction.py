@@ -198,9 +198,11 @@ def _read_state(
     target_tokens: int,
     fold: bool,
     tail_tokens: int | None,
+    condense: bool = True,
 ) -> _State:
     """The context's size, its fresh tail's size, and (when ``fold`` and the context is over
-    ``target_tokens``) the next fold, None when nothing is left to fold."""
+    ``target_tokens``) the next fold, None when nothing is left to fold (with ``condense``
+    false, only raw messages are folded)."""
     with database.read() as db:
         items = active_items(db, session_id)
         meta = _meta_of(db, items)
@@ -210,11 +212,11 @@ def _read_state(
         if fold and tokens > target_tokens:
             # leaves first; then condense, in runs of condensation_fanin, or of two when
             # the context is still over its target and nothing else is left to fold
-            plan = (
-                _leaf_plan(db, items, meta, start, settings)
-                or _condense_plan(db, items, settings.condensation_fanin)
-                or _condense_plan(db, items, 2)
-            )
+            plan = _leaf_plan(db, items, meta, start, settings)
+            if plan is None and condense:
+                plan = _condense_plan(db, items, settings.condensation_fanin) or _condense_plan(
+                    db, items, 2
+                )
         return _State(tokens, sum(i.tokens for i in items[start:]), plan)
 
 
@@ -260,12 +262,17 @@ def compact(
     cooldown: FailureCooldown | None = None,
     tail_tokens: int | None = None,
     summary_tokens: int | None = None,
+    *,
+    condense: bool = True,
+    focus: str | None = None,
 ) -> CompactionReport:
     """Run passes until the active context fits ``target_tokens`` or nothing is left to fold.
 
     The fresh tail, never folded, is at most ``settings.fresh_tail_messages`` messages and
     ``tail_tokens`` tokens; each summary is at most ``summary_tokens`` (and
-    ``settings.summary_target_tokens``) tokens.
+    ``settings.summary_target_tokens``) tokens. With ``condense`` false only raw
+    messages are folded (a manual pass: ``target_tokens`` 0 folds everything outside
+    the fresh tail, once). ``focus`` asks the summariser to give most room to it.
 
     ``stopped`` says why it ended: ``target``, ``max_passes``, ``deadline``
     (a pass past the deadline is rolled back), ``nothing_left`` or
@@ -275,7 +282,9 @@ def compact(
     before: int | None = None
     while True:
         fold = passes < settings.max_passes and time.monotonic() < deadline
-        state = _read_state(database, session_id, settings, target_tokens, fold, tail_tokens)
+        state = _read_state(
+            database, session_id, settings, target_tokens, fold, tail_tokens, condense
+        )
         before = state.tokens if before is None else before
         if state.tokens <= target_tokens:
             stopped = "target"
@@ -293,7 +302,9 @@ def compact(
             target = max(32, min(cap, plan.input_tokens // 4))
             # the footer naming what is covered costs about 40 tokens of the budget
             budget = max(16, plan.input_tokens - 40)
-            text, level = summarize(llm, plan.text, budget, target, cooldown, cap_tokens=cap)
+            text, level = summarize(
+                llm, plan.text, budget, target, cooldown, cap_tokens=cap, focus=focus
+            )
             try:
                 committed = _commit(database, session_id, plan, text, level, deadline)
             except _Late:

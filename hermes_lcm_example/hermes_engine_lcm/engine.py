@@ -115,10 +115,18 @@ class LCMEngine(ContextEngine):
         messages: list[Message],
         current_tokens: int | None = None,
         focus_topic: str | None = None,
+        force: bool = False,
         session_id: str | None = None,
         deadline: float | None = None,
     ) -> list[Message]:
-        """Store what is new, fold the oldest context into summaries, return the active context."""
+        """Store what is new, fold the oldest context into summaries, return the active context.
+
+        A pass over the threshold folds until the active context is at half the
+        threshold. A call that would otherwise fold nothing (the context is already
+        under that), a manual ``/compress`` (``force``) and one with a
+        ``focus_topic`` fold every raw message outside the fresh tail into leaf
+        summaries; ``focus_topic`` gets most of each summary's room.
+        """
         sid = self._sid(session_id)
         self._ingest(sid, messages)
         own_deadline = time.monotonic() + self.settings.deadline_seconds
@@ -126,16 +134,21 @@ class LCMEngine(ContextEngine):
             own_deadline = min(own_deadline, deadline - DEADLINE_MARGIN)
         target = int(self.threshold_tokens * TARGET_SHARE)
         tail_tokens = int(self.threshold_tokens * self.settings.fresh_tail_share) or None
+        with self.database.read() as db:
+            active_tokens = sum(item.tokens for item in active_items(db, sid))
+        manual = force or bool(focus_topic) or active_tokens <= target
         report = compact(
             self.database,
             sid,
             self.settings,
             self.llm,
-            target,
+            0 if manual else target,
             own_deadline,
             self.cooldown,
             tail_tokens=tail_tokens,
             summary_tokens=max(32, int(self.threshold_tokens * SUMMARY_SHARE_OF_THRESHOLD)),
+            condense=not manual,
+            focus=focus_topic,
         )
         with self._lock:
             self._tail_exceeds[sid] = 0 < self.threshold_tokens < report.tail_tokens
@@ -255,6 +268,8 @@ class LCMEngine(ContextEngine):
         **kwargs: Any,
     ) -> str:
         sid = self._sid(session_id)
+        if isinstance(messages, list) and messages:
+            self._ingest(sid, messages)  # the live conversation is searchable at once
         sessions = None if self.settings.cross_session_search else [sid]
         if not isinstance(args, dict):
             return tools.answer({"error": f"arguments of {name} must be a JSON object"})

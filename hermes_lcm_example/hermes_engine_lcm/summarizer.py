@@ -28,6 +28,10 @@ _BULLETS = (
     "only what an AI agent continuing the work must know."
 )
 
+_FOCUS = (
+    " Give most of the summary's room to everything about: {focus}. Keep the rest to a line or two."
+)
+
 
 def _truncate(text: str, tokens: int) -> str:
     budget = max(16, tokens * CHARS_PER_TOKEN)
@@ -45,6 +49,7 @@ def summarize(
     cooldown: FailureCooldown | None = None,
     deadline: float | None = None,
     cap_tokens: int | None = None,
+    focus: str | None = None,
 ) -> tuple[str, str]:
     """``(summary, level)``, level one of detailed, bullets, truncated; smaller than the input.
 
@@ -53,7 +58,9 @@ def summarize(
 
     An LLM failure starts (or escalates) ``cooldown``; a summary the LLM
     wrote ends it. ``deadline`` (``time.monotonic()``) caps each LLM request,
-    for a client that takes one.
+    for a client that takes one. ``focus`` (a manual ``/compress <focus>``) is
+    given to the summariser as what to keep most of: it gets most of the summary's
+    room, the rest is kept briefly.
     """
     extra = accepted_keywords(llm.complete, {"deadline": deadline}) if llm is not None else {}
     if llm is not None and not (cooldown is not None and cooldown.remaining()):
@@ -62,6 +69,8 @@ def summarize(
             ("bullets", _BULLETS, max(32, target_tokens // 2)),
         ):
             try:
+                if focus:
+                    instruction += _FOCUS.format(focus=focus.strip()[:500])
                 answer = llm.complete(
                     [
                         {"role": "system", "content": instruction},
