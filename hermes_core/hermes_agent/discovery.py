@@ -204,6 +204,17 @@ def _plugin_folder(plugin: HermesPlugin) -> Path | None:
     return Path(spec.origin)
 
 
+def _shipped_provides(plugin: HermesPlugin) -> tuple[str, ...]:
+    """``provides_context_engine`` of the plugin.yaml an entry-point plugin ships in its
+    package (Hermes reads manifests of folders only; the names still say what it is)."""
+    folder = _plugin_folder(plugin) if plugin.declared is not None else None
+    if folder is None or not folder.is_dir():
+        return ()
+    manifest = _manifest_file(folder)
+    found = _manifest(folder, manifest) if manifest is not None else None
+    return found.provides if found is not None else ()
+
+
 def _built_on_hermes_compressor(plugin: HermesPlugin) -> bool:
     folder = _plugin_folder(plugin)
     return folder is not None and _mentions(folder, "context_compressor")
@@ -255,7 +266,8 @@ def _load(plugin: HermesPlugin, home: Path, limit: float) -> EngineRecord | None
 
     # a plugin that cannot run is listed under the engine name it declares, if it does:
     # what the user selects is then told why it does not run
-    listed = plugin.provides[0] if plugin.provides else plugin.name
+    provides = plugin.provides or _shipped_provides(plugin)
+    listed = provides[0] if provides else plugin.name
 
     def broken(reason: str, status: EngineStatus = EngineStatus.BROKEN) -> EngineRecord:
         return EngineRecord(listed, source, status, reason=reason)
