@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import click
+from rich.markup import escape
 
-from hermes_core.cli.common import scratch_registry
+from hermes_core.cli.common import load, scratch_registry
 from hermes_core.cli.output import out
 from hermes_core.errors import (
     EngineError,
@@ -39,8 +40,11 @@ def command(ctx: click.Context, name: str | None) -> None:
 
     Runs in any environment (no pytest needed). The engine is created in a
     throwaway HERMES_HOME with its default settings: your own state is never
-    read or written.
+    read or written. Where Hermes Agent is installed, it also says which engine
+    Hermes Agent will run with your HERMES_HOME's config.yaml and enabled plugins,
+    and why (Hermes' own loaders are asked, in a separate process).
     """
+    _hermes_forecast(ctx)
     with scratch_registry(ctx) as registry:
         name = name or registry.config.engine.name
         out.print(f"doctor: engine [bold]{name}[/]", highlight=False)
@@ -78,3 +82,27 @@ def command(ctx: click.Context, name: str | None) -> None:
         )
         ctx.exit(1)
     out.print(f"  [green]ok[/] all {len(outcomes)} contract rules hold")
+
+
+def _hermes_forecast(ctx: click.Context) -> None:
+    from hermes_core.hermes_agent.forecast import forecast
+    from hermes_core.hermes_agent.shims import hermes_installed
+
+    if not hermes_installed():
+        return
+    home = load(ctx).home
+    predicted = forecast(home)
+    if predicted is None:
+        out.print(
+            f"Hermes Agent: could not ask it which engine it runs for {home}", highlight=False
+        )
+        return
+    out.print(
+        f"Hermes Agent (for {home}) will run: [bold]{escape(predicted.runs)}[/]: "
+        f"{escape(predicted.explain())}",
+        highlight=False,
+    )
+    for line in predicted.registered:
+        out.print(f"  {escape(line)}", highlight=False)
+    for line in predicted.rejected:
+        out.print(f"  [yellow]{escape(line)}[/]", highlight=False)
