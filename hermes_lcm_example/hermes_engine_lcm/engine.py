@@ -121,11 +121,11 @@ class LCMEngine(ContextEngine):
     ) -> list[Message]:
         """Store what is new, fold the oldest context into summaries, return the active context.
 
-        A pass over the threshold folds until the active context is at half the
-        threshold. A call that would otherwise fold nothing (the context is already
-        under that), a manual ``/compress`` (``force``) and one with a
-        ``focus_topic`` fold every raw message outside the fresh tail into leaf
-        summaries; ``focus_topic`` gets most of each summary's room.
+        An automatic pass folds until the active context is at half the threshold
+        (under that, it folds nothing). A manual one (``force``, as Hermes Agent's
+        ``/compress`` passes it, or a ``focus_topic``) folds every raw message outside
+        the fresh tail into leaf summaries, over the threshold or under it;
+        ``focus_topic`` gets most of each summary's room.
         """
         sid = self._sid(session_id)
         self._ingest(sid, messages)
@@ -134,9 +134,7 @@ class LCMEngine(ContextEngine):
             own_deadline = min(own_deadline, deadline - DEADLINE_MARGIN)
         target = int(self.threshold_tokens * TARGET_SHARE)
         tail_tokens = int(self.threshold_tokens * self.settings.fresh_tail_share) or None
-        with self.database.read() as db:
-            active_tokens = sum(item.tokens for item in active_items(db, sid))
-        manual = force or bool(focus_topic) or active_tokens <= target
+        manual = force or bool(focus_topic)
         report = compact(
             self.database,
             sid,

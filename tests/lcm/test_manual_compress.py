@@ -17,13 +17,14 @@ from tests.servers import ChatServer
 FACT = "The deploy key lives in vault path secret/ci/deploy, rotated on Mondays."
 
 
-def test_compress_under_the_threshold_folds_what_lies_outside_the_fresh_tail(
+def test_a_manual_compress_under_the_threshold_folds_what_lies_outside_the_fresh_tail(
     make_lcm: Callable[..., LCMEngine],
 ) -> None:
     engine = make_lcm(context_length=200_000, fresh_tail_messages=8)
     messages = sample_conversation(40)  # far under the threshold
     assert engine.should_compress(estimate_tokens(messages)) is False  # automatic: not yet
-    result = engine.compress(messages)
+    assert engine.compress(messages) == messages  # an automatic pass folds nothing here
+    result = engine.compress(messages, force=True)  # Hermes' /compress
     assert estimate_tokens(result) < estimate_tokens(messages)
     assert result[-8:] == messages[-8:]  # the fresh tail as it was
     assert engine.compression_count == 1
