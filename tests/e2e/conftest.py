@@ -1,0 +1,49 @@
+"""Fixtures of the end-to-end tests: this checkout's wheels, the cached virtual environments
+(see :mod:`tests.e2e.environments`) and an LLM server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.environments import (
+    HERMES,
+    PLUGINS,
+    ROOT,
+    LLMServer,
+    cached_venv,
+    run,
+    serving,
+    with_wheels,
+)
+
+
+@pytest.fixture(scope="session")
+def wheels(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """The wheels of hermes-context and hermes-engine-lcm, built from this checkout."""
+    out = tmp_path_factory.mktemp("wheels")
+    for project in (ROOT, ROOT / "hermes_lcm_example"):
+        run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", out, project)
+    return sorted(str(w) for w in out.glob("*.whl"))
+
+
+@pytest.fixture(scope="session")
+def hermes_python(wheels: list[str]) -> Path:
+    """Python of a venv with Hermes Agent 0.19.0, the surveyed plugins and this checkout."""
+    return with_wheels(cached_venv("hermes-agent-0.19.0", (HERMES, *PLUGINS)), wheels)
+
+
+@pytest.fixture(scope="session")
+def plain_python(wheels: list[str]) -> Path:
+    """Python of a venv with the surveyed plugins and this checkout, without Hermes Agent."""
+    return with_wheels(cached_venv("plugins-without-hermes", PLUGINS), wheels)
+
+
+@pytest.fixture
+def llm_server() -> Iterator[LLMServer]:
+    """An OpenAI-compatible server on 127.0.0.1 for one test."""
+    with serving() as state:
+        yield state

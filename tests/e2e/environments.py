@@ -1,0 +1,186 @@
+"""The parts of the end-to-end tests: virtual environments with Hermes Agent and real
+third-party plugins from PyPI, an LLM server on 127.0.0.1, Hermes homes.
+
+The environments are made once and kept in ``$HERMES_CONTEXT_E2E_CACHE`` (default
+``~/.cache/hermes-context/e2e``); each run installs this checkout's wheels into them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import threading
+import venv
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+HERMES = "hermes-agent==0.19.0"
+#: Context-engine plugins for Hermes Agent published on PyPI by other people, as surveyed.
+PLUGINS = (
+    "hermes-context-tuner==0.3.3",
+    "hermes-jev-compact==0.2.1",
+    "hermes-laya==1.2.0",
+    "jev-hermes==1.0.0",
+    "lossless-hermes-py==0.1.6",
+    "sonzai-hermes==1.0.0",
+)
+CACHE = Path(os.environ.get("HERMES_CONTEXT_E2E_CACHE", Path.home() / ".cache/hermes-context/e2e"))
+
+
+def run(*args: str | Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    result = subprocess.run(
+        [str(a) for a in args], capture_output=True, text=True, env=env, timeout=900
+    )
+    assert result.returncode == 0, f"{args}\nstdout:\n{result.stdout}\nstderr:\n{result.stderr}"
+    return result
+
+
+def cached_venv(name: str, requirements: tuple[str, ...]) -> Path:
+    """The python of a cached venv holding ``requirements`` (made when missing or stale)."""
+    home = CACHE / name
+    python = home / "bin" / "python"
+    marker = home / ".complete"
+    wanted = "\n".join(requirements)
+    if not marker.is_file() or marker.read_text(encoding="utf-8") != wanted:
+        shutil.rmtree(home, ignore_errors=True)
+        venv.create(home, with_pip=True)
+        if requirements:
+            run(python, "-m", "pip", "install", "-q", *requirements)
+        marker.write_text(wanted, encoding="utf-8")
+    return python
+
+
+def with_wheels(python: Path, built: list[str]) -> Path:
+    run(python, "-m", "pip", "install", "-q", *built)  # our dependencies, the venv's pins kept
+    run(python, "-m", "pip", "install", "-q", "--no-deps", "--force-reinstall", *built)
+    return python
+
+
+def site_packages(python: Path) -> Path:
+    out = run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])")
+    return Path(out.stdout.strip())
+
+
+@dataclass
+class LLMServer:
+    """An OpenAI-compatible server on 127.0.0.1: answers every chat completion (streamed
+    when asked, as Hermes asks), reports the request's size as its prompt tokens, and
+    records every request."""
+
+    url: str
+    seen: list[dict[str, Any]] = field(default_factory=list)
+
+    def prompts(self, model: str) -> list[int]:
+        """The prompt tokens it reported for each request to ``model``."""
+        return [s["prompt_tokens"] for s in self.seen if s["body"].get("model") == model]
+
+
+class LLMServerHandler(BaseHTTPRequestHandler):
+    server_state: LLMServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def _json(self, payload: dict[str, Any]) -> None:
+        body = json.dumps(payload).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self) -> None:  # model metadata: a window Hermes accepts
+        self._json({"object": "list", "data": [{"id": "test-model", "context_length": 128000}]})
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length", 0))
+        request = json.loads(self.rfile.read(length) or b"{}")
+        state = self.server_state
+        prompt = len(json.dumps(request.get("messages", []))) // 4
+        state.seen.append({"path": self.path, "body": request, "prompt_tokens": prompt})
+        if request.get("model") == "aux-model":
+            text = "SUMMARY-E2E: earlier turns were about reading modules."
+        else:
+            last = request["messages"][-1].get("content") if request.get("messages") else ""
+            text = f"Answer {len(state.seen)}: noted ({str(last)[:60]}). " + "detail " * 60
+        usage = {"prompt_tokens": prompt, "completion_tokens": 100, "total_tokens": prompt + 100}
+        model = request.get("model", "")
+        if not request.get("stream"):
+            choice = {"index": 0, "message": {"role": "assistant", "content": text}}
+            self._json(
+                {
+                    "id": "cmpl-e2e",
+                    "object": "chat.completion",
+                    "model": model,
+                    "choices": [{**choice, "finish_reason": "stop"}],
+                    "usage": usage,
+                }
+            )
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        delta = {"role": "assistant", "content": text}
+        for chunk in (
+            {"choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
+            {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}], "usage": usage},
+        ):
+            payload = {"id": "cmpl-e2e", "object": "chat.completion.chunk", "model": model, **chunk}
+            self.wfile.write(f"data: {json.dumps(payload)}\n\n".encode())
+        self.wfile.write(b"data: [DONE]\n\n")
+        self.wfile.flush()
+        self.close_connection = True
+
+
+@contextmanager
+def serving() -> Iterator[LLMServer]:
+    """An :class:`LLMServer` for the block."""
+    state = LLMServer(url="")
+    handler = type("Handler", (LLMServerHandler,), {"server_state": state})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    state.url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield state
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def hermes_home(at: Path, base_url: str, engine: str, enabled: str = "", extra: str = "") -> Path:
+    """A ``$HERMES_HOME`` whose config.yaml points Hermes (and our host) at ``base_url``."""
+    at.mkdir(parents=True, exist_ok=True)
+    (at / "config.yaml").write_text(
+        f"model:\n  default: test-model\n  provider: custom\n  base_url: {base_url}\n"
+        "  context_length: 128000\n"
+        f"plugins:\n  enabled: [{enabled}]\n"
+        f"context:\n  engine: {engine}\n"
+        "auxiliary:\n  compression:\n    provider: custom\n"
+        f"    base_url: {base_url}\n    model: aux-model\n    api_key: sk-test\n" + extra,
+        encoding="utf-8",
+    )
+    return at
+
+
+def environment(home: Path, python: Path) -> dict[str, str]:
+    """What a process of ``python`` runs with: ``home`` as HERMES_HOME and HOME, the venv's
+    scripts on PATH, nothing else of this machine's."""
+    return {
+        "PATH": f"{python.parent}:{os.environ.get('PATH', '')}",
+        "HOME": str(home),
+        "HERMES_HOME": str(home),
+        "NO_COLOR": "1",
+    }
+
+
+def last_json(output: str) -> dict[str, Any]:
+    result: dict[str, Any] = json.loads(output.strip().splitlines()[-1])
+    return result

@@ -1,0 +1,200 @@
+"""Context-engine plugins for Hermes Agent published on PyPI by other people, each installed
+as its README says, run three ways: inside Hermes Agent 0.19.0, on hermes-context's host
+with Hermes Agent installed, and on it without. The compatibility table of
+docs/hermes-agent.md is checked against what this finds.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.environments import (
+    ROOT,
+    environment,
+    hermes_home,
+    last_json,
+    run,
+    serving,
+    site_packages,
+)
+
+pytestmark = pytest.mark.e2e
+
+DOC = ROOT / "docs" / "hermes-agent.md"
+START, END = "<!-- compatibility:start -->", "<!-- compatibility:end -->"
+
+#: Runs in a venv: build the engine the configuration selects, inside Hermes Agent
+#: (``hermes``) or on hermes-context's host (``host``), and run one compression pass.
+PROBE = r"""
+import json, os, sys
+from hermes_core.testing.conversations import sample_conversation
+
+mode, home = sys.argv[1], sys.argv[2]
+conversation = sample_conversation(60)[1:]
+out = {}
+try:
+    if mode == "hermes":
+        from run_agent import AIAgent
+        agent = AIAgent(base_url=sys.argv[3], api_key="sk-test", provider="custom",
+                        model="test-model", quiet_mode=True, session_id="probe")
+        out["selected"] = getattr(agent.context_compressor, "name", "?")
+        try:
+            agent._compress_context(conversation, "You are a coding agent.", force=True)
+            out["passed"] = True
+        except Exception as exc:
+            out["passed"] = False
+            out["error"] = type(exc).__name__
+    else:
+        from hermes_core import ContextHost
+        host = ContextHost.from_config(os.path.join(home, "config.yaml"),
+                                       env={"HERMES_HOME": home})
+        record = host.registry.get(host.activation.requested)
+        out["status"] = record.status.value if record is not None else "missing"
+        out["reason"] = (record.reason or "") if record is not None else ""
+        out["selected"] = host.engine_name
+        host.update_model("test-model", 128000)
+        host.start_session("probe")
+        host.compress(conversation, force=True)
+        counters = host.status()
+        out["passed"] = counters["pass_failures"] == 0 and counters["pass_invalid_results"] == 0
+        host.close()
+except Exception as exc:
+    out["crashed"] = f"{type(exc).__name__}: {exc}"[:300]
+print(json.dumps(out))
+"""
+
+
+@dataclass(frozen=True)
+class Plugin:
+    """One surveyed plugin: how its README installs it, and the engine it provides."""
+
+    distribution: str
+    version: str
+    engine: str
+    enabled: str = ""
+    #: An engine folder the README copies into place (a directory of the distribution).
+    folder: str = ""
+
+
+PLUGINS = (
+    Plugin(
+        "hermes-context-tuner",
+        "0.3.3",
+        "context-tuner",
+        folder="hermes_context_tuner/hermes_engine",
+    ),
+    Plugin("hermes-jev-compact", "0.2.1", "jev", enabled="hermes-jev-compact"),
+    Plugin("hermes-laya", "1.2.0", "laya", enabled="laya"),
+    Plugin("jev-hermes", "1.0.0", "jev", enabled="jev"),
+    Plugin("lossless-hermes-py", "0.1.6", "lossless-hermes", enabled="lossless-hermes"),
+    Plugin("sonzai-hermes", "1.0.0", "sonzai", folder="plugins/context_engine/sonzai"),
+)
+
+
+def _install(plugin: Plugin, python: Path, home: Path, with_hermes: bool) -> None:
+    """The README's steps beyond ``pip install`` (done in the cached venv)."""
+    if plugin.distribution == "hermes-context-tuner" and with_hermes:
+        # `hermes-context-tuner install-hermes`, into Hermes' own plugins/context_engine/
+        run(
+            python.parent / "hermes-context-tuner",
+            "install-hermes",
+            "--hermes-repo",
+            site_packages(python),
+            env=environment(home, python),
+        )
+    elif plugin.folder and not with_hermes:
+        # no Hermes tree to stage it in: the engine folder goes where the plugin guide says,
+        # $HERMES_HOME/plugins/context_engine/<name>/
+        target = home / "plugins" / "context_engine" / plugin.engine
+        shutil.copytree(site_packages(python) / plugin.folder, target)
+
+
+def _probe(python: Path, home: Path, mode: str, url: str) -> dict[str, Any]:
+    done = run(python, "-c", PROBE, mode, home, url, env=environment(home, python))
+    return last_json(done.stdout)
+
+
+def _verdict(plugin: Plugin, result: dict[str, Any]) -> str:
+    """What a user sees, in the table's words."""
+    if "crashed" in result:
+        return f"crashes ({result['crashed'].split(':')[0]})"
+    if result.get("status") == "needs-hermes-agent":
+        return "needs hermes-agent"
+    if result["selected"] != plugin.engine:
+        return f"not selected ({result.get('status', 'missing')})"
+    if not result["passed"]:
+        return "selected; its compress fails"
+    return "runs"
+
+
+@pytest.fixture(scope="module")
+def compatibility(
+    hermes_python: Path, plain_python: Path, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, dict[str, str]]:
+    """For each plugin: its verdict inside Hermes, on our host with and without Hermes."""
+    table: dict[str, dict[str, str]] = {}
+    with serving() as server:
+        for plugin in PLUGINS:
+            row = {}
+            for column, python, mode, with_hermes in (
+                ("inside Hermes Agent 0.19.0", hermes_python, "hermes", True),
+                ("ContextHost with hermes-agent", hermes_python, "host", True),
+                ("ContextHost without hermes-agent", plain_python, "host", False),
+            ):
+                home = tmp_path_factory.mktemp(f"{plugin.engine}-{mode}")
+                hermes_home(home, server.url, plugin.engine, plugin.enabled)
+                _install(plugin, python, home, with_hermes)
+                row[column] = _verdict(plugin, _probe(python, home, mode, server.url))
+            table[plugin.distribution] = row
+    return table
+
+
+def render(table: dict[str, dict[str, str]]) -> str:
+    """The compatibility table as docs/hermes-agent.md holds it."""
+    versions = {plugin.distribution: plugin.version for plugin in PLUGINS}
+    columns = list(next(iter(table.values())))
+    lines = [
+        "| plugin | version | " + " | ".join(columns) + " |",
+        "|---|---|" + "---|" * len(columns),
+    ]
+    for name, row in table.items():
+        lines.append(f"| {name} | {versions[name]} | " + " | ".join(row.values()) + " |")
+    return "\n".join(lines)
+
+
+def test_what_runs_inside_hermes_runs_on_the_host_with_hermes_agent(
+    compatibility: dict[str, dict[str, str]],
+) -> None:
+    for name, row in compatibility.items():
+        assert row["ContextHost with hermes-agent"] == row["inside Hermes Agent 0.19.0"], name
+
+
+def test_without_hermes_agent_a_plugin_runs_or_says_it_needs_hermes_agent(
+    compatibility: dict[str, dict[str, str]],
+) -> None:
+    for name, row in compatibility.items():
+        without = row["ContextHost without hermes-agent"]
+        assert without in ("runs", "needs hermes-agent"), (name, without)
+    built_on_hermes_compressor = (
+        "hermes-context-tuner",
+        "hermes-jev-compact",
+        "hermes-laya",
+        "jev-hermes",
+    )
+    for name in built_on_hermes_compressor:
+        assert compatibility[name]["ContextHost without hermes-agent"] == "needs hermes-agent"
+
+
+def test_the_documented_compatibility_table_is_what_the_plugins_do(
+    compatibility: dict[str, dict[str, str]],
+) -> None:
+    text = DOC.read_text(encoding="utf-8")
+    documented = text.split(START, 1)[1].split(END, 1)[0].strip()
+    assert documented == render(compatibility), (
+        f"docs/hermes-agent.md's table is out of date; it should read:\n{render(compatibility)}"
+    )
