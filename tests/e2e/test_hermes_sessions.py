@@ -166,10 +166,11 @@ def test_hermes_context_tuner_compacts_as_often_on_our_host_as_inside_hermes(
             mode,
             home,
             llm_server.url,
-            "40",
+            "80",
             env=environment(home, hermes_python),
         )
         results[mode] = last_json(done.stdout)
+    print("compactions", results)
     assert results["hermes"]["engine"] == results["host"]["engine"] == "context-tuner"
     assert results["hermes"]["passes"] >= 2
     assert abs(results["hermes"]["passes"] - results["host"]["passes"]) <= 1, results
