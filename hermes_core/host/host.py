@@ -9,6 +9,7 @@ directly (never through pluggy's hook loop).
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from collections.abc import Iterable, Mapping
@@ -23,6 +24,7 @@ from hermes_core.engine import ContextEngine, Message
 from hermes_core.hookspecs import ENGINE_HOOKS, HOST_OFFERED_KEYWORDS
 from hermes_core.host.bounded import BoundedCalls
 from hermes_core.host.counters import HostCounters
+from hermes_core.host.handed import HandedCopies
 from hermes_core.host.observers import notify
 from hermes_core.host.passes import PassRunner
 from hermes_core.host.pool import DaemonPool, host_pool
@@ -113,12 +115,16 @@ class ContextHost:
         self._update_from_response = methods["update_from_response"]
         self._should_compress = methods["should_compress"]
         # None for an engine that keeps the ABC's select_context: it is never called.
+        #: Copies of the conversation handed to the engine, made once per message object.
+        self._handed = HandedCopies()
         self._selection: Selection | None = None
         if _overrides(engine, "select_context"):
             takes_session = "session_id" in accepted_keywords(
                 engine.select_context, {"session_id": None}
             )
-            self._selection = Selection(methods["select_context"], takes_session=takes_session)
+            self._selection = Selection(
+                methods["select_context"], takes_session=takes_session, handed=self._handed
+            )
         self._on_turn_complete = (
             methods["on_turn_complete"] if _overrides(engine, "on_turn_complete") else None
         )
@@ -216,6 +222,7 @@ class ContextHost:
         end = self._methods["on_session_end"]
         self._bounded("on_session_end", lambda: end(session_id, copy_messages(messages)), None)
         self._passes.forget(session_id)
+        self._handed.forget(session_id)
 
     def reset_session(self, *, session_id: str | None = None) -> None:
         """``/new`` or ``/reset`` of ``session_id`` (default: the current session):
@@ -488,7 +495,7 @@ class ContextHost:
         """The engine's selection, bounded; ``request_messages`` on any failure."""
         selection = self._selection
         assert selection is not None
-        session = self._session(session_id) if selection.takes_session else None
+        session = self._session(session_id)
         result = self._bounded(
             "select_context",
             selection,
@@ -523,9 +530,11 @@ class ContextHost:
         """After a finished turn of ``session_id`` (default: the current session) is
         persisted: ``on_turn_complete`` with a copy (best effort).
 
-        The seed promises a shallow copy; the host copies every message too,
-        once per turn, so an engine that edits what it was given can never
-        reach the transcript.
+        The seed promises a shallow copy; the host hands copies of the messages
+        too, so an engine that edits what it was given can never reach the
+        transcript. Each message object is copied once per session and handed
+        as that copy again while it stands where it stood (see
+        :mod:`hermes_core.host.handed`): the cost follows what is new.
 
         Skipped entirely for engines that do not override it; ``meta``
         (``turn_id``, ``task_id``, ``api_call_count``, ``interrupted``,
@@ -535,13 +544,15 @@ class ContextHost:
         observe = self._on_turn_complete
         if observe is None:
             return
-        offered = {**meta, "usage": usage, "session_id": self._session(session_id)}
+        session = self._session(session_id)
+        offered = {**meta, "usage": usage, "session_id": session}
         keywords = accepted_keywords(self.engine.on_turn_complete, offered)
+        handed = self._handed
 
         def run() -> None:  # the copy is made where the bound applies, like the call
             if "usage" in keywords and usage is not None:
                 keywords["usage"] = normalize_usage(usage)
-            observe(copy_messages(messages), **keywords)
+            observe(handed.copies((session, "turn"), messages), **keywords)
 
         self._bounded("on_turn_complete", run, None)
 
@@ -579,22 +590,24 @@ class ContextHost:
         if self._tool_names is None:
             self.tool_schemas()
         assert self._tool_names is not None
-        offered: dict[str, Any] = {"session_id": self._session(session_id)}
+        session = self._session(session_id)
+        offered: dict[str, Any] = {"session_id": session}
         if messages is not None:
             offered["messages"] = messages  # copied in _bounded_tool, where failures are caught
         extra = accepted_keywords(self.engine.handle_tool_call, offered)
-        return dispatch_tool_call(self._bounded_tool, self._tool_names, name, args, extra)
+        bounded = functools.partial(self._bounded_tool, session)
+        return dispatch_tool_call(bounded, self._tool_names, name, args, extra)
 
-    def _bounded_tool(self, name: str, args: Any, **extra: Any) -> Any:
+    def _bounded_tool(self, session: str | None, name: str, args: Any, **extra: Any) -> Any:
         """The engine's tool call, bounded; a tool that raises answers with what it raised."""
         handle = self._methods["handle_tool_call"]
+        handed = self._handed
 
         def run() -> Any:
             try:
                 if "messages" in extra:
-                    return handle(
-                        name, args, **{**extra, "messages": copy_messages(extra["messages"])}
-                    )
+                    copies = handed.copies((session, "tool"), extra["messages"])
+                    return handle(name, args, **{**extra, "messages": copies})
                 return handle(name, args, **extra)
             except BaseException as exc:
                 reraise_user_interrupt(exc)  # only ever true when run inline

@@ -15,7 +15,8 @@ from collections.abc import Callable
 from typing import Any
 
 from hermes_core.engine import Message
-from hermes_core.messages import copy_message, copy_messages, validate_messages
+from hermes_core.host.handed import HandedCopies
+from hermes_core.messages import copy_message, validate_messages
 
 __all__ = ["Rejected", "Selection"]
 
@@ -37,9 +38,12 @@ class Selection:
     Exceptions propagate to the caller, which bounds and contains the call.
     """
 
-    def __init__(self, select: Callable[..., Any], *, takes_session: bool) -> None:
+    def __init__(
+        self, select: Callable[..., Any], *, takes_session: bool, handed: HandedCopies
+    ) -> None:
         self._select = select
         self.takes_session = takes_session
+        self._handed = handed
 
     def __call__(
         self,
@@ -50,7 +54,7 @@ class Selection:
         session_id: str | None,
     ) -> list[Message] | Rejected | None:
         request, history, incoming = copies(
-            request_messages, conversation_messages, incoming_message
+            self._handed, session_id, request_messages, conversation_messages, incoming_message
         )
         keywords: dict[str, Any] = {
             "conversation_messages": history,
@@ -68,15 +72,20 @@ class Selection:
 
 
 def copies(
-    request: list[Message], history: list[Message] | None, incoming: Message | None
+    handed: HandedCopies,
+    session_id: str | None,
+    request: list[Message],
+    history: list[Message] | None,
+    incoming: Message | None,
 ) -> tuple[list[Message], list[Message] | None, Message | None]:
-    """Copies of a request, its history and the incoming message, each message copied once.
+    """Copies of a request, its history and the incoming message, each message object
+    copied once (see :class:`~hermes_core.host.handed.HandedCopies`).
 
     Agents usually build the request as [system] + history + [incoming]; the
     history copy is then a slice of the request copy (checked by identity at
     C speed), and a message that stands in several places stays one object.
     """
-    request_copy = copy_messages(request)
+    request_copy = handed.copies((session_id, "request"), request)
     history_copy = None
     if history is not None:
         for offset in (0, 1):
@@ -85,10 +94,7 @@ def copies(
                 history_copy = request_copy[offset:end]
                 break
         else:
-            memo = {
-                id(original): copied for original, copied in zip(request, request_copy, strict=True)
-            }
-            history_copy = copy_messages(history, memo)
+            history_copy = handed.copies((session_id, "history"), history)
     incoming_copy = None
     if incoming is not None:
         incoming_copy = (
