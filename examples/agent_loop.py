@@ -26,6 +26,8 @@ class StubModel:
 
     calls: int = 0
     requests: list[int] = field(default_factory=list)
+    #: The most tokens one request held.
+    largest: int = 0
 
     def complete(
         self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
@@ -33,6 +35,7 @@ class StubModel:
         self.calls += 1
         self.requests.append(len(messages))
         prompt_tokens = estimate_tokens(messages)
+        self.largest = max(self.largest, prompt_tokens)
         last = messages[-1]
         if last["role"] == "user":
             message = {
@@ -69,7 +72,10 @@ def read_file(arguments: str) -> str:
 def run_agent(host: ContextHost, turns: int, context_length: int) -> dict[str, Any]:
     """Drive ``turns`` user turns through the host; returns what happened."""
     model = StubModel()
-    host.update_model("stub-model", context_length)
+    host.update_model("stub-model", context_length)  # the model's whole window
+    # A request may hold the window less what the reply needs: a provider counts the answer
+    # inside the same window, so a request filled to it leaves the model no room to answer.
+    budget = host.input_budget_tokens
     host.start_session("example-session")
     messages: list[dict[str, Any]] = [SYSTEM]
     tools = LOCAL_TOOLS + [entry["function"] for entry in host.tool_schemas(["read_file"])]
@@ -84,7 +90,7 @@ def run_agent(host: ContextHost, turns: int, context_length: int) -> dict[str, A
                 messages,
                 conversation_messages=messages[:-1],
                 incoming_message=messages[-1],
-                budget_tokens=context_length,
+                budget_tokens=budget,
             )
             response = model.complete(request, tools)
             usage = response["usage"]
@@ -111,6 +117,7 @@ def run_agent(host: ContextHost, turns: int, context_length: int) -> dict[str, A
         "model_calls": model.calls,
         "passes": passes,
         "final_messages": len(messages),
+        "largest_request": model.largest,
         "valid": not validate_messages(messages),
         "status": host.status(),
     }

@@ -8,11 +8,12 @@ deterministically otherwise), and put head, summary and tail back together.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from hermes_compressor.assembly import SUMMARY_PREFIX, assemble, split_summary
-from hermes_compressor.boundaries import find_boundaries, is_summary
+from hermes_compressor.boundaries import Boundaries, find_boundaries, is_summary
 from hermes_compressor.fallback_summary import fallback_summary
 from hermes_compressor.pruning import prune
 from hermes_compressor.settings import CompressorSettings
@@ -153,7 +154,7 @@ class CompressorEngine(ContextEngine):
         self.attempts_this_turn += 1
         clean = sanitize_tool_pairs(messages)
         tokens = [self.count_tokens(m) for m in clean]
-        bounds = find_boundaries(clean, tokens, self.settings, self._tail_budget(), SUMMARY_PREFIX)
+        bounds = self._boundaries(clean, tokens)
         if bounds.middle_size == 0:
             return clean
         head, middle, tail = (
@@ -188,6 +189,18 @@ class CompressorEngine(ContextEngine):
         self.last_prompt_tokens = -1
         self.breaker.pass_ran()
         return result
+
+    def _boundaries(self, messages: list[Message], tokens: list[int]) -> Boundaries:
+        """The head and tail of a pass. When what they keep would hold the threshold on
+        their own (a window too small for ``protect_first_n`` long messages), the head
+        keeps the system prompt only: a pass must leave the request room."""
+        budget = self._tail_budget()
+        bounds = find_boundaries(messages, tokens, self.settings, budget, SUMMARY_PREFIX)
+        kept = sum(tokens[: bounds.head]) + sum(tokens[bounds.tail :])
+        if self.settings.protect_first_n and 0 < self.threshold_tokens <= kept:
+            narrow = dataclasses.replace(self.settings, protect_first_n=0)
+            bounds = find_boundaries(messages, tokens, narrow, budget, SUMMARY_PREFIX)
+        return bounds
 
     def _summarise(
         self,

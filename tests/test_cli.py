@@ -200,7 +200,10 @@ def test_replay_of_the_bundled_sample_compacts_with_the_compressor(tmp_path: Pat
     assert result.returncode == 0, result.stderr
     assert "compaction passes" in result.stdout
     assert "engine compressor: 300 turns" in result.stdout
-    assert "window 16,000 tokens, threshold 8,000, summaries by no LLM configured" in result.stdout
+    assert (
+        "window 16,000 tokens (4,000 kept for the reply), threshold 6,000, summaries by no LLM "
+        "configured" in result.stdout
+    )
     assert "=" * 40 in result.stdout and "-" * 40 in result.stdout  # window and threshold
     assert "compaction pass, size after (x)" in result.stdout
     assert "% saved); largest request" in result.stdout
@@ -224,7 +227,7 @@ def test_replay_says_plainly_when_the_engine_cannot_keep_inside_the_window(tmp_p
     result = run("replay", "--engine", "lcm", "--context-length", "2000", home=tmp_path)
     assert result.returncode == 1
     assert "lcm did not keep the conversation inside the window" in result.stdout
-    assert "requests were over 2,000 tokens" in result.stdout
+    assert "requests were over 1,500 tokens, the window less 500 for the reply" in result.stdout
 
 
 def test_replay_refuses_an_engine_it_cannot_run_and_a_window_below_one(tmp_path: Path) -> None:

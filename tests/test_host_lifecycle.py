@@ -51,12 +51,28 @@ class Watching(Recording):
 
 
 def test_model_thresholds_are_assigned_before_the_first_update_model() -> None:
-    host = host_for(Watching, config={"compression": {"model_thresholds": {"gpt": 0.5}}})
+    config = {
+        "compression": {"model_thresholds": {"gpt": 0.5}},
+        "context": {"reply_reserve_tokens": 0},  # the engine sees the whole window
+    }
+    host = host_for(Watching, config=config)
     host.update_model("gpt-5", 1000, provider="openai")
     ((args, kwargs),) = host.engine.calls_to("update_model")  # type: ignore[attr-defined]
     assert args == ("gpt-5", 1000)
     assert kwargs == {"thresholds": {"gpt": 0.5}, "provider": "openai"}
     assert host.engine.threshold_tokens == 500
+
+
+def test_the_engine_is_told_the_window_less_the_replys_reserve() -> None:
+    host = host_for(Watching)
+    host.update_model("gpt-5", 200_000)
+    ((args, _),) = host.engine.calls_to("update_model")  # type: ignore[attr-defined]
+    assert args == ("gpt-5", 200_000 - 8_192)  # the smaller of 8,192 and a quarter
+    status = host.status()
+    assert (status["context_window"], status["reply_reserve_tokens"]) == (200_000, 8_192)
+    host.update_model("small", 2_000)
+    assert host.engine.calls_to("update_model")[-1][0] == ("small", 1_500)  # type: ignore[attr-defined]
+    assert host.input_budget_tokens == 1_500
 
 
 def test_start_session_offers_hermes_home_and_model_where_accepted(tmp_path: Path) -> None:
@@ -157,10 +173,10 @@ def test_valid_decisions_pass_through() -> None:
 
 def test_status_joins_engine_figures_and_host_figures() -> None:
     host = host_for(CompressorEngine, "compressor")
-    host.update_model("m", 1000)
+    host.update_model("m", 1000)  # the engine is told 750: a quarter is kept for the reply
     host.record_usage({"prompt_tokens": 250, "completion_tokens": 1, "total_tokens": 251})
     status = host.status()
-    assert status["usage_percent"] == 25.0
+    assert round(status["usage_percent"], 2) == 33.33
     assert status["engine"] == "compressor"
     assert status["engine_source"] == "general plugin hermes_core.testing"
     assert status["engine_fallback"] is None

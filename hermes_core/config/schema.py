@@ -125,6 +125,16 @@ KEYS: tuple[KeyRule, ...] = (
         "Name of the one active context engine. Overridden by $HERMES_CONTEXT_ENGINE.",
     ),
     KeyRule(
+        "context.reply_reserve_tokens",
+        lambda value: value is None or whole_number(0)(value),
+        "a whole number of tokens, 0 or more (or null: the smaller of 8192 and a quarter of "
+        "the window)",
+        None,
+        "Tokens of the model's window kept for its reply: engines get the window minus this "
+        "as their context length, and requests are built within it. Default: the smaller of "
+        "8192 and a quarter of the window.",
+    ),
+    KeyRule(
         "context.strict",
         is_bool,
         "true or false",

@@ -50,13 +50,15 @@ class _Handed:
         self.copies: list[Any] = []
 
 
-def _same_prefix(messages: Sequence[Any], originals: list[Any], length: int) -> bool:
-    """Whether ``messages[:length]`` are the objects ``originals[:length]`` (sampled)."""
+def _kept_prefix(messages: Sequence[Any], originals: list[Any], length: int) -> int | None:
+    """How many of the first ``length`` messages are the objects ``originals`` holds there,
+    judged at a few places: ``length``, or ``length - 1`` when only the last differs (a
+    request whose incoming message is new); None when the samples disagree."""
     last = length - 1
-    for index in (0, last, last // 2, last // 4, (3 * last) // 4):
+    for index in (0, last // 4, last // 2, (3 * last) // 4, max(0, last - 1)):
         if messages[index] is not originals[index]:
-            return False
-    return True
+            return None
+    return length if messages[last] is originals[last] else last
 
 
 def _longest_prefix(messages: Sequence[Any], originals: list[Any]) -> int:
@@ -89,8 +91,11 @@ class HandedCopies:
             else:
                 self._lists.move_to_end(key)
             kept = min(len(handed.originals), len(messages))
-            if kept and not _same_prefix(messages, handed.originals, kept):
-                kept = _longest_prefix(messages, handed.originals)
+            if kept:
+                sampled = _kept_prefix(messages, handed.originals, kept)
+                kept = (
+                    sampled if sampled is not None else _longest_prefix(messages, handed.originals)
+                )
             if kept < len(handed.originals):
                 del handed.originals[kept:]
                 del handed.copies[kept:]

@@ -93,6 +93,9 @@ class ContextHost:
         self._tool_names: frozenset[str] | None = None
         self._session_context: dict[str, Any] = {"hermes_home": str(self.config.home)}
         self._closed = False
+        #: The model's whole window (0 until update_model); the reply's reserve comes off it.
+        self.context_window = 0
+        self._reserve_setting: int | None = self.config.value("context.reply_reserve_tokens")
 
         env = os.environ if env is None else env
         self.context_timeout_seconds: float = float(
@@ -254,6 +257,19 @@ class ContextHost:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
+    @property
+    def reply_reserve_tokens(self) -> int:
+        """Tokens of the window kept for the model's reply: ``context.reply_reserve_tokens``,
+        else the smaller of 8192 and a quarter of the window."""
+        if self._reserve_setting is not None:
+            return min(int(self._reserve_setting), self.context_window)
+        return min(8_192, self.context_window // 4)
+
+    @property
+    def input_budget_tokens(self) -> int:
+        """What a request may hold: the window minus :attr:`reply_reserve_tokens`."""
+        return max(0, self.context_window - self.reply_reserve_tokens)
+
     def update_model(
         self,
         model: str,
@@ -263,7 +279,14 @@ class ContextHost:
         provider: str = "",
         api_mode: str = "",
     ) -> None:
-        """The model changed. Before the first call the host assigns ``model_thresholds``."""
+        """The model changed; ``context_length`` is its whole window.
+
+        The engine is told the input budget as its context length: the window
+        minus :attr:`reply_reserve_tokens`, so its thresholds leave the reply its
+        room. Before the first call the host assigns ``model_thresholds``.
+        """
+        self.context_window = max(0, int(context_length))
+        context_length = self.input_budget_tokens
         if not self._model_configured:
             self._model_configured = True
             try:
@@ -468,7 +491,13 @@ class ContextHost:
         Call it before every request (again on retries), before cache control
         and sanitizers. An engine that does not override ``select_context``
         is never called: ``request_messages`` itself comes back, with no
-        copies made. Otherwise the engine gets copies of everything; an
+        copies made. ``budget_tokens`` is what the request may hold: pass
+        :attr:`input_budget_tokens` (the window minus the reply's reserve), or
+        leave it 0 and the host passes that. Otherwise the engine gets copies of
+        everything; the very
+        list it was handed, given back as it was (same length, same first and
+        last message), keeps the request, as ``None`` does (the plugin guide:
+        "same object when nothing changed"); an
         exception, ``None``, ``[]``, a non-list, a list with non-dict items,
         or a list that is not a valid message sequence (an orphaned tool
         result would earn an HTTP 400) returns ``request_messages`` (a
@@ -477,11 +506,15 @@ class ContextHost:
         call on this hot path; pass all but the first by keyword.
         """
         # A plain test of one attribute: 1.46x an identity function against a 1.5x target
-        # (bench, 2026-11-30); the call it guards is made in _selected.
+        # (bench_host); the call it guards is made in _selected.
         if self._selection is None:
             return request_messages
         return self._selected(
-            request_messages, conversation_messages, incoming_message, budget_tokens, session_id
+            request_messages,
+            conversation_messages,
+            incoming_message,
+            budget_tokens or self.input_budget_tokens,
+            session_id,
         )
 
     def _selected(
@@ -639,6 +672,9 @@ class ContextHost:
         status: dict[str, Any] = self._bounded("get_status", engine_status, late)
         fallback = self.activation.fallback
         status.update(
+            context_window=self.context_window,
+            reply_reserve_tokens=self.reply_reserve_tokens,
+            input_budget_tokens=self.input_budget_tokens,
             engine=self.engine_name,
             engine_source=str(self.activation.record.source),
             requested_engine=self.activation.requested,

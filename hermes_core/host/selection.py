@@ -10,7 +10,6 @@ from one core to another cost more than the hop itself.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -63,12 +62,29 @@ class Selection:
         }
         if self.takes_session:
             keywords["session_id"] = session_id
+        sample = (request[0], request[-1]) if request else ()
         result = self._select(request, **keywords)
+        if (
+            result is request
+            and len(result) == len(request_messages)
+            and (not result or (result[0], result[-1]) == sample)
+        ):
+            # the list it was handed, as it was handed: the request itself, nothing to check
+            return None
         if result is None or (
             result.__class__ is list and result and not validate_messages(result)
         ):
             return result
         return Rejected(result)
+
+
+def _stands_in(history: list[Message], request: list[Message], offset: int) -> bool:
+    """Whether ``history`` is ``request[offset:offset + len(history)]`` (the same objects,
+    checked at its first, middle and last places)."""
+    length = len(history)
+    if not length or offset + length > len(request):
+        return False
+    return all(history[i] is request[offset + i] for i in {0, length // 2, length - 1})
 
 
 def copies(
@@ -82,16 +98,16 @@ def copies(
     copied once (see :class:`~hermes_core.host.handed.HandedCopies`).
 
     Agents usually build the request as [system] + history + [incoming]; the
-    history copy is then a slice of the request copy (checked by identity at
-    C speed), and a message that stands in several places stays one object.
+    history copy is then a slice of the request copy (checked by identity at a
+    few places, as :class:`~hermes_core.host.handed.HandedCopies` checks a list),
+    and a message that stands in several places stays one object.
     """
     request_copy = handed.copies((session_id, "request"), request)
     history_copy = None
     if history is not None:
         for offset in (0, 1):
-            end = offset + len(history)
-            if end <= len(request) and all(map(operator.is_, history, request[offset:end])):
-                history_copy = request_copy[offset:end]
+            if _stands_in(history, request, offset):
+                history_copy = request_copy[offset : offset + len(history)]
                 break
         else:
             history_copy = handed.copies((session_id, "history"), history)

@@ -9,6 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hermes_compressor import CompressorEngine
+from hermes_compressor.assembly import SUMMARY_PREFIX
+from hermes_compressor.boundaries import find_boundaries
 from hermes_core import sanitize_tool_pairs, validate_messages
 from hermes_core.tokens import estimate_message_tokens, estimate_tokens
 
@@ -82,6 +84,11 @@ def test_compress_output_is_valid_no_longer_keeps_head_and_budgeted_tail_and_lea
     while systems < len(clean) and clean[systems]["role"] == "system":
         systems += 1
     head = min(len(clean), systems + first)
+    tokens = [compressor.count_tokens(m) for m in clean]
+    budget = int(compressor.threshold_tokens * compressor.settings.target_ratio)
+    bounds = find_boundaries(clean, tokens, compressor.settings, budget, SUMMARY_PREFIX)
+    if sum(tokens[: bounds.head]) + sum(tokens[bounds.tail :]) >= compressor.threshold_tokens:
+        head = systems  # the protected head would hold the threshold: only the system prompt
     assert out[:head] == clean[:head]  # system prompt and protected head, verbatim
     # the last protect_last_n messages are kept verbatim while they fit twice the tail budget
     ceiling = 2 * int(compressor.threshold_tokens * compressor.settings.target_ratio)

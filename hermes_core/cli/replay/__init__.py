@@ -143,9 +143,10 @@ def command(
             out.print(
                 f"[bold red]{host.engine_name} did not keep the conversation inside the window:[/] "
                 f"{len(report.over_window)} of {len(report.turns)} requests were over "
-                f"{context_length:,} tokens (the first at model call {first.number}, the largest "
+                f"{report.input_budget:,} tokens, the window less {report.reply_reserve_tokens:,} "
+                f"for the reply (the first at model call {first.number}, the largest "
                 f"{report.largest_request:,} = {report.largest_request / context_length:.0%}); "
-                "a provider would reject them.",
+                "a provider would reject them or cut the answer short.",
                 highlight=False,
             )
         ctx.exit(1)
@@ -154,7 +155,8 @@ def command(
 def _show(report: ReplayReport) -> None:
     figures = report.figures()
     out.print(
-        f"engine [bold]{report.engine}[/]: window {report.context_length:,} tokens, threshold "
+        f"engine [bold]{report.engine}[/]: window {report.context_length:,} tokens "
+        f"({report.reply_reserve_tokens:,} kept for the reply), threshold "
         f"{report.threshold_tokens:,}, summaries by {report.summarizer}",
         highlight=False,
     )
@@ -183,7 +185,8 @@ def _show(report: ReplayReport) -> None:
         f"tokens sent: {figures['tokens_with_engine']:,} with the engine, "
         f"{figures['tokens_without_engine']:,} without ({figures['saved_share']:.0%} saved); "
         f"largest request {report.largest_request:,} tokens "
-        f"({figures['largest_request_share_of_window']:.0%} of the window); final context "
+        f"({figures['largest_request_share_of_window']:.0%} of the window, "
+        f"{figures['tokens_left_for_reply']:,} left for the reply); final context "
         f"{report.final_messages} messages / {report.final_tokens:,} tokens",
         highlight=False,
     )
@@ -199,11 +202,14 @@ def _ask(host: ContextHost, history: list[dict[str, Any]], ask: str, window: int
         [*history, incoming],
         conversation_messages=history,
         incoming_message=incoming,
-        budget_tokens=window,
+        budget_tokens=host.input_budget_tokens,
     )
+    tokens = estimate_tokens(request)
     return {
         "request": request,
-        "request_tokens": estimate_tokens(request),
+        "request_tokens": tokens,
+        "tokens_left_for_reply": window - tokens,
+        "reply_reserve_tokens": host.reply_reserve_tokens,
         "search_tool": search,
         "found": found,
     }
@@ -214,7 +220,7 @@ def _show_ask(answer: dict[str, Any], window: int) -> None:
     out.print(
         f"\n[bold]what the model would receive[/]: {len(request)} messages, "
         f"{answer['request_tokens']:,} tokens ({answer['request_tokens'] / window:.0%} of the "
-        "window); the last ones:",
+        f"window, {answer['tokens_left_for_reply']:,} left for the reply); the last ones:",
         highlight=False,
     )
     for message in request[-4:]:

@@ -39,8 +39,10 @@ class ReplayReport:
     engine: str
     context_length: int
     threshold_tokens: int
+    #: Tokens of the window kept for the model's reply (a request may hold the rest).
     summarizer: str
     messages: int
+    reply_reserve_tokens: int = 0
     turns: list[Turn] = field(default_factory=list)
     passes: list[Pass] = field(default_factory=list)
     final_messages: int = 0
@@ -65,9 +67,15 @@ class ReplayReport:
         return [p.turn for p in self.passes], [p.tokens_after for p in self.passes]
 
     @property
+    def input_budget(self) -> int:
+        """What a request may hold: the window minus the reply's reserve."""
+        return self.context_length - self.reply_reserve_tokens
+
+    @property
     def over_window(self) -> list[Turn]:
-        """The model calls whose request did not fit the window (a provider rejects them)."""
-        return [turn for turn in self.turns if turn.sent_tokens > self.context_length]
+        """The model calls whose request left the reply less than its reserve (a provider
+        rejects them, or cuts the answer short)."""
+        return [turn for turn in self.turns if turn.sent_tokens > self.input_budget]
 
     def figures(self) -> dict[str, Any]:
         """The summary figures, for people and for ``--json``."""
@@ -82,6 +90,8 @@ class ReplayReport:
             "largest_request_share_of_window": round(
                 self.largest_request / max(1, self.context_length), 4
             ),
+            "reply_reserve_tokens": self.reply_reserve_tokens,
+            "tokens_left_for_reply": self.context_length - self.largest_request,
             "requests_over_window": len(self.over_window),
         }
 
@@ -127,6 +137,7 @@ def replay(
         threshold_tokens=int(engine_status.get("threshold_tokens", 0) or 0),
         summarizer=_summarizer(host),
         messages=len(source),
+        reply_reserve_tokens=host.reply_reserve_tokens,
     )
     history: list[dict[str, Any]] = []
     full_tokens = 0
