@@ -43,7 +43,8 @@ def test_a_gzip_bomb_is_refused_without_inflating_it(bomb: bytes) -> None:
             f"""
             import resource
             from hermes_core.llm import AuxiliaryLLMConfig, ChatClient, LLMResponseError
-            client = ChatClient(AuxiliaryLLMConfig(base_url={server.url!r}, model="m"), env={{}})
+            config = AuxiliaryLLMConfig(base_url={server.url!r}, model="m", timeout_seconds=120)
+            client = ChatClient(config, env={{}})
             try:
                 client.complete([{{"role": "user", "content": "hi"}}])
             except LLMResponseError as exc:

@@ -128,7 +128,7 @@ class PostgresDatabase:
 
     def _open(self) -> ConnectionPool[psycopg.Connection[Any]]:
         if self._breaker.check():  # the server came back: connections made before are dead
-            self.close()
+            self._drop_pool(wait=1.0)
         with self._lock:
             if self._pool is None:
                 self._pool = ConnectionPool(
@@ -227,11 +227,15 @@ class PostgresDatabase:
 
     def close(self) -> None:
         """Close the pool (a later call opens a new one); connections still lent out are
-        closed when they come back."""
+        closed when they come back, and the pool's workers are waited for (one still
+        opening a connection would otherwise leave it open)."""
+        self._drop_pool(wait=5.0)
+
+    def _drop_pool(self, wait: float) -> None:
         with self._lock:
             pool, self._pool = self._pool, None
         if pool is not None:
-            pool.close(timeout=1.0)
+            pool.close(timeout=wait)
 
     def _migrate(self) -> None:
         """Apply the migrations not applied yet, on a connection of its own (which also tells
