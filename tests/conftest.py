@@ -9,6 +9,7 @@ root). Tests of SQLite itself are marked ``sqlite_only``.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -54,6 +55,12 @@ def postgres_server() -> Iterator[PostgresServer]:
 
     with PostgresServer() as server:
         yield server
+        left = server.close_clients()
+        if left:  # a test left a connection open: say which databases, then close it
+            warnings.warn(
+                f"connections left open at the end of the tests, now closed: {left}",
+                stacklevel=1,
+            )
 
 
 @pytest.fixture

@@ -176,6 +176,27 @@ class PostgresServer:
             cursor = connection.execute(query.encode(), params or None)
             return list(cursor) if cursor.description else []
 
+    def clients(self) -> list[tuple[Any, ...]]:
+        """The client connections open now, but the one asking: (pid, database, state,
+        application name, backend start)."""
+        return self.sql(
+            "postgres",
+            "SELECT pid, datname, state, application_name, backend_start FROM pg_stat_activity"
+            " WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
+        )
+
+    def close_clients(self) -> list[tuple[Any, ...]]:
+        """Close every client connection still open (after a moment for those closing
+        already to go); returns those it closed."""
+        deadline = time.monotonic() + 3.0
+        left = self.clients()
+        while left and time.monotonic() < deadline:
+            time.sleep(0.1)
+            left = self.clients()
+        for pid, *_ in left:
+            self.sql("postgres", "SELECT pg_terminate_backend(%s)", pid)
+        return left
+
     def stop(self) -> None:
         if self._process is not None:
             # SIGINT is PostgreSQL's "fast" shutdown: clients are disconnected at once.
