@@ -1,25 +1,121 @@
-"""Engine calls bounded in time: run on the pool, given up after a limit, never raising.
+"""Engine calls bounded in time, and engine calls contained: the one place both are done.
 
-Every engine hook that may do work or I/O (all but the per-response
-accessors) goes through :class:`BoundedCalls`: with a limit above 0 the call
-runs on the host's daemon pool and the caller waits at most that long; a
-call that is late, or fails, gives the caller the default the host would
-have used with no engine. A late call's worker is abandoned (and may be
-replaced), its result dropped.
+:func:`run_bounded` runs a call on the host's daemon pool and waits at most
+its limit; what happened comes back as a :class:`Done` (the value), a
+:class:`Raised` (what the engine raised), :data:`LATE` (the call ran past its
+limit; its worker is abandoned, its result dropped) or :data:`NEVER_STARTED`
+(no worker took it in time). It never raises, but for one case: the user's
+Ctrl-C, which reaches the user wherever the agent's thread is waiting
+(see :mod:`hermes_core.containment`).
+
+:class:`BoundedCalls` is what the host calls every hook that may do work
+through, and :func:`contained` what it calls the inline ones through: both
+give the caller the default the host would have used with no engine when the
+engine fails or is late. Compression passes (:mod:`.passes`) use
+:func:`run_bounded` too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from hermes_core.containment import reraise_user_interrupt
 from hermes_core.host.pool import DaemonPool
 
-__all__ = ["BoundedCalls"]
+__all__ = [
+    "LATE",
+    "NEVER_STARTED",
+    "BoundedCalls",
+    "Done",
+    "Raised",
+    "contained",
+    "run_bounded",
+]
 
 T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Done(Generic[T]):
+    """The call returned ``value`` within its limit."""
+
+    value: T
+
+
+@dataclass(frozen=True)
+class Raised:
+    """The engine's code raised ``error`` (anything but the user's Ctrl-C)."""
+
+    error: BaseException
+
+
+class _Outcome:
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+#: The call was still running at its limit: its worker is abandoned, its result dropped.
+LATE = _Outcome("LATE")
+#: No worker took the call before its limit (every one busy): it never ran, and never will.
+NEVER_STARTED = _Outcome("NEVER_STARTED")
+
+Outcome = Done[Any] | Raised | _Outcome
+
+
+def _inline(function: Callable[[], T]) -> Done[T] | Raised:
+    try:
+        return Done(function())
+    except BaseException as exc:
+        reraise_user_interrupt(exc)
+        return Raised(exc)
+
+
+def run_bounded(pool: DaemonPool, limit: float, function: Callable[[], T]) -> Outcome:
+    """``function()`` on ``pool``, waited for at most ``limit`` seconds (``limit <= 0``:
+    inline, unbounded); see the module docstring for what comes back."""
+    if limit <= 0:
+        return _inline(function)
+    future: Future[T] = pool.submit(function)
+    try:
+        return Done(future.result(timeout=limit))
+    except FutureTimeout:
+        if future.cancel():
+            return NEVER_STARTED
+        pool.abandon(future)
+        return LATE
+    except BaseException as exc:
+        raised_by_engine = (
+            future.done() and not future.cancelled() and future.exception(timeout=0) is exc
+        )
+        if not raised_by_engine:  # the caller's own wait was interrupted: the user's Ctrl-C
+            if not future.cancel():
+                pool.abandon(future)
+            raise
+        return Raised(exc)
+
+
+def contained(
+    method: str,
+    function: Callable[[], T],
+    default: T,
+    failed: Callable[[str, BaseException], None],
+) -> T:
+    """``function()`` inline: its value, or ``default`` once ``failed(method, exc)`` was told
+    what it raised (the user's Ctrl-C goes on to the user)."""
+    outcome = _inline(function)
+    if isinstance(outcome, Done):
+        return outcome.value
+    failed(method, outcome.error)
+    return default
 
 
 class BoundedCalls:
@@ -45,26 +141,12 @@ class BoundedCalls:
         self, method: str, function: Callable[..., T], default: T, *args: Any, **kwargs: Any
     ) -> T:
         """``function(*args, **kwargs)``, or ``default`` when it raises or is late."""
-        if self.limit <= 0:
-            try:
-                return function(*args, **kwargs)
-            except BaseException as exc:
-                reraise_user_interrupt(exc)
-                self._failed(method, exc)
-                return default
-        future = self.pool.submit(lambda: function(*args, **kwargs))
-        try:
-            return future.result(timeout=self.limit)
-        except FutureTimeout:
-            if not future.cancel():
-                self.pool.abandon(future)
+        outcome = run_bounded(self.pool, self.limit, lambda: function(*args, **kwargs))
+        if isinstance(outcome, Done):
+            value: T = outcome.value
+            return value
+        if isinstance(outcome, Raised):
+            self._failed(method, outcome.error)
+        else:
             self._late(method, self.limit)
-            return default
-        except BaseException as exc:
-            raised_by_engine = (
-                future.done() and not future.cancelled() and (future.exception(timeout=0) is exc)
-            )
-            if not raised_by_engine:  # the caller's own wait was interrupted: Ctrl-C
-                raise
-            self._failed(method, exc)
-            return default
+        return default

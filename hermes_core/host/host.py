@@ -22,7 +22,7 @@ from hermes_core.config import HermesConfig, load_config
 from hermes_core.containment import reraise_user_interrupt
 from hermes_core.engine import ContextEngine, Message
 from hermes_core.hookspecs import ENGINE_HOOKS, HOST_OFFERED_KEYWORDS
-from hermes_core.host.bounded import BoundedCalls
+from hermes_core.host.bounded import BoundedCalls, contained
 from hermes_core.host.counters import HostCounters
 from hermes_core.host.handed import HandedCopies
 from hermes_core.host.observers import notify
@@ -289,11 +289,14 @@ class ContextHost:
         context_length = self.input_budget_tokens
         if not self._model_configured:
             self._model_configured = True
-            try:
-                self.engine.model_thresholds = self.config.model_thresholds
-            except BaseException as exc:  # a property setter of the engine's is engine code
-                reraise_user_interrupt(exc)
-                self._failed("model_thresholds", exc)
+            thresholds = self.config.model_thresholds
+            # a property setter of the engine's is engine code
+            contained(
+                "model_thresholds",
+                lambda: setattr(self.engine, "model_thresholds", thresholds),
+                None,
+                self._failed,
+            )
         self._session_context.update(model=model, context_length=context_length)
         offered = {
             "base_url": base_url,
@@ -311,6 +314,10 @@ class ContextHost:
         )
 
     # ------------------------------------------------------------------ per response
+
+    # record_usage and should_compress run on every response: a try block costs nothing
+    # when nothing is raised, where contained() would add a closure and a call (bench_host
+    # holds them to 2x a direct call).
 
     def record_usage(self, usage: Mapping[str, Any] | None) -> None:
         """After every provider response: ``update_from_response`` with normalised usage."""
@@ -335,11 +342,11 @@ class ContextHost:
 
     def should_compress_info(self, prompt_tokens: int | None = None) -> tuple[bool, str | None]:
         """``(decision, reason)``; ``(False, "engine_error")`` when the engine fails."""
-        try:
-            result = self._methods["should_compress_info"](prompt_tokens)
-        except BaseException as exc:
-            reraise_user_interrupt(exc)
-            self._failed("should_compress_info", exc)
+        info = self._methods["should_compress_info"]
+        result = contained(
+            "should_compress_info", lambda: info(prompt_tokens), _FAILED, self._failed
+        )
+        if result is _FAILED:
             return False, "engine_error"
         if (
             isinstance(result, tuple)
@@ -353,24 +360,30 @@ class ContextHost:
 
     def should_compress_preflight(self, messages: list[Message]) -> bool:
         """Below the threshold, may ask for exactly one pass; False on failure."""
-        try:
-            result = self._methods["should_compress_preflight"](copy_messages(messages))
-        except BaseException as exc:
-            reraise_user_interrupt(exc)
-            self._failed("should_compress_preflight", exc)
-            return False
-        return result is True
+        preflight = self._methods["should_compress_preflight"]
+        return (
+            contained(
+                "should_compress_preflight",
+                lambda: preflight(copy_messages(messages)),
+                False,
+                self._failed,
+            )
+            is True
+        )
 
     def should_defer_preflight_to_real_usage(self, rough_tokens: int) -> bool:
         """Whether the preflight should trust the last real usage over ``rough_tokens``
         (inline, like ``should_compress``); False on failure."""
-        try:
-            result = self._methods["should_defer_preflight_to_real_usage"](rough_tokens)
-        except BaseException as exc:
-            reraise_user_interrupt(exc)
-            self._failed("should_defer_preflight_to_real_usage", exc)
-            return False
-        return result is True
+        defer = self._methods["should_defer_preflight_to_real_usage"]
+        return (
+            contained(
+                "should_defer_preflight_to_real_usage",
+                lambda: defer(rough_tokens),
+                False,
+                self._failed,
+            )
+            is True
+        )
 
     def has_content_to_compress(self, messages: list[Message]) -> bool:
         """Whether a pass could free anything (a manual ``/compress`` asks first).

@@ -15,11 +15,11 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from hermes_core.containment import reraise_user_interrupt
+from hermes_core.host.bounded import LATE, NEVER_STARTED, Done, Raised, run_bounded
 from hermes_core.host.pool import DaemonPool
 from hermes_core.messages import sanitize_tool_pairs, validate_messages
 from hermes_core.messages.copying import copy_messages
@@ -75,7 +75,8 @@ class PassRunner:
         keywords: dict[str, Any],
         timeout: float,
     ) -> PassOutcome:
-        """Run one pass over ``messages`` with the engine keywords given; never raises.
+        """Run one pass over ``messages`` with the engine keywords given; never raises but
+        for the user's Ctrl-C.
 
         With ``timeout > 0`` the caller waits at most ``timeout`` seconds in all:
         waiting for the session's previous pass counts against it.
@@ -86,71 +87,71 @@ class PassRunner:
         except BaseException as exc:  # e.g. not iterable: the caller's messages stay as they are
             reraise_user_interrupt(exc)
             return self._failed(messages, start, exc)
+        lock = self._take(session_id, start, timeout)
+        if lock is None:
+            return PassOutcome(
+                messages, "busy", time.perf_counter() - start, "a pass of this session is running"
+            )
+        outcome = run_bounded(
+            self._pool,
+            timeout - (time.perf_counter() - start) if timeout > 0 else 0,
+            lambda: self._compress_then_release(lock, snapshot, keywords),
+        )
+        seconds = time.perf_counter() - start
+        if outcome is NEVER_STARTED:
+            lock.release()  # it never will start: the next pass may
+            detail = f"no pool thread was free within {timeout:g}s: the pass never started"
+            return PassOutcome(messages, "pool_exhausted", seconds, detail)
+        if outcome is LATE:  # its worker may be replaced; its result is dropped
+            return PassOutcome(messages, "timeout", seconds, f"over {timeout:g}s")
+        if isinstance(outcome, Raised):
+            return self._failed(messages, start, outcome.error)
+        assert isinstance(outcome, Done)
+        return _checked(messages, outcome.value, seconds)
+
+    def _take(self, session_id: str, start: float, timeout: float) -> threading.Lock | None:
+        """The session's pass lock, held; None when it stays taken past the timeout."""
         lock = self._lock_for(session_id)
         if not lock.acquire(timeout=timeout if timeout > 0 else -1):
-            return PassOutcome(
-                messages, "busy", time.perf_counter() - start, "a pass of this session is running"
-            )
-        remaining = timeout - (time.perf_counter() - start)
-        if timeout > 0 and remaining <= 0:
+            return None
+        if timeout > 0 and time.perf_counter() - start >= timeout:
             lock.release()
-            return PassOutcome(
-                messages, "busy", time.perf_counter() - start, "a pass of this session is running"
-            )
+            return None
+        return lock
 
-        def job() -> Any:
-            try:
-                return self._compress(snapshot, **keywords)
-            finally:
-                lock.release()  # only now may the next pass of this session start
-
-        if timeout > 0:
-            future = self._pool.submit(job)
-            try:
-                result = future.result(timeout=remaining)
-            except FutureTimeout:
-                if future.cancel():  # never started (every worker busy): it never will
-                    lock.release()
-                    return PassOutcome(
-                        messages,
-                        "pool_exhausted",
-                        time.perf_counter() - start,
-                        f"no pool thread was free within {timeout:g}s: the pass never started",
-                    )
-                self._pool.abandon(future)  # its worker may be replaced; its result is dropped
-                return PassOutcome(
-                    messages, "timeout", time.perf_counter() - start, f"over {timeout:g}s"
-                )
-            except BaseException as exc:  # raised on a pool thread: never the user's Ctrl-C
-                return self._failed(messages, start, exc)
-        else:
-            try:
-                result = job()
-            except BaseException as exc:
-                reraise_user_interrupt(exc)
-                return self._failed(messages, start, exc)
-        seconds = time.perf_counter() - start
-        if not isinstance(result, list):
-            return PassOutcome(messages, "invalid", seconds, f"returned {type(result).__name__}")
-        problems = validate_messages(result)
-        if problems and all(p.repairable for p in problems):
-            repaired = sanitize_tool_pairs(result)
-            if repaired and not validate_messages(repaired):
-                # only orphaned results or unanswered calls: the repair Hermes Agent makes
-                detail = "; ".join(str(p) for p in problems[:3])
-                dropped = len(result) - len(repaired)
-                outcome = PassOutcome(repaired, "compressed", seconds, detail, repaired=dropped)
-                return _measured(messages, outcome)
-        if problems or not result:
-            detail = "; ".join(str(p) for p in problems[:3]) or "returned an empty list"
-            return PassOutcome(messages, "invalid", seconds, detail)
-        return _measured(messages, PassOutcome(result, "compressed", seconds))
+    def _compress_then_release(
+        self, lock: threading.Lock, snapshot: list[Any], keywords: dict[str, Any]
+    ) -> Any:
+        try:
+            return self._compress(snapshot, **keywords)
+        finally:
+            lock.release()  # only now may the next pass of this session start
 
     @staticmethod
     def _failed(messages: list[Any], start: float, exc: BaseException) -> PassOutcome:
         return PassOutcome(
             messages, "error", time.perf_counter() - start, f"{type(exc).__name__}: {exc}"
         )
+
+
+def _checked(messages: list[Any], result: Any, seconds: float) -> PassOutcome:
+    """What the engine returned, as an outcome: a valid message list is compressed (one
+    whose only faults are orphaned tool results or unanswered calls is repaired first)."""
+    if not isinstance(result, list):
+        return PassOutcome(messages, "invalid", seconds, f"returned {type(result).__name__}")
+    problems = validate_messages(result)
+    if problems and all(p.repairable for p in problems):
+        repaired = sanitize_tool_pairs(result)
+        if repaired and not validate_messages(repaired):
+            # only orphaned results or unanswered calls: the repair Hermes Agent makes
+            detail = "; ".join(str(p) for p in problems[:3])
+            dropped = len(result) - len(repaired)
+            outcome = PassOutcome(repaired, "compressed", seconds, detail, repaired=dropped)
+            return _measured(messages, outcome)
+    if problems or not result:
+        detail = "; ".join(str(p) for p in problems[:3]) or "returned an empty list"
+        return PassOutcome(messages, "invalid", seconds, detail)
+    return _measured(messages, PassOutcome(result, "compressed", seconds))
 
 
 def _measured(messages: list[Any], outcome: PassOutcome) -> PassOutcome:
