@@ -24,6 +24,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from hermes_core import discover
+
 UNRELATED = 1_000
 ENGINES = 50
 SELECTED = "engine_25"
@@ -37,14 +39,14 @@ elif mode == "baseline":
     import importlib_metadata as md
 else:
     import importlib_metadata as md
-    from hermes_core import EngineRegistry, activate, load_config
+    from hermes_core import activate, discover, load_config
     config = load_config({"context": {"engine": "%(selected)s"}}, env={})
 start = time.perf_counter()
 if mode.startswith("baseline"):
     found = md.entry_points(group="hermes.context_engines")
     count = len(found)
 else:
-    registry = EngineRegistry.discover(config)
+    registry = discover(config)
     activation = activate(registry)
     count = len(registry)
 elapsed = time.perf_counter() - start
@@ -94,7 +96,7 @@ def warm(site: Path, rounds: int) -> tuple[float, float, float]:
 
     import importlib_metadata
 
-    from hermes_core import EngineRegistry, activate, load_config
+    from hermes_core import activate, load_config
 
     sys.path.insert(0, str(site))
     config = load_config({"context": {"engine": SELECTED}}, env={"HERMES_HOME": str(site / "home")})
@@ -107,7 +109,7 @@ def warm(site: Path, rounds: int) -> tuple[float, float, float]:
         stdlib_metadata.entry_points(group="hermes.context_engines")
         base_std.append(time.perf_counter() - start)
         start = time.perf_counter()
-        activate(EngineRegistry.discover(config))
+        activate(discover(config))
         ours.append(time.perf_counter() - start)
     return statistics.median(base), statistics.median(base_std), statistics.median(ours)
 
@@ -142,7 +144,7 @@ def main() -> int:
     ]
     print("baseline A: importlib.metadata.entry_points(group=...)   (standard library)")
     print("baseline B: importlib_metadata.entry_points(group=...)   (the backport we use)")
-    print("hermes:     EngineRegistry.discover(config) + activate(registry)")
+    print("hermes:     discover(config) + activate(registry)")
     print(f"{'':5} {'A':>10} {'B':>10} {'hermes':>10} {'hermes/A':>9} {'hermes/B':>9}")
     worst = 0.0
     for label, b, s, o in rows:

@@ -5,7 +5,7 @@ Hermes Agent calls them on the adapter (adapter -> ContextHost -> engine)
 against the same call on an engine of the same kind called directly, in one
 run, best of alternating rounds. Hermes Agent itself is not installed here:
 the adapter's base class is the stand-in for Hermes 0.19's
-(:mod:`hermes_core.hermes_agent.shims`), which adds nothing to a call; the
+(:mod:`hermes_core.sources.hermes.shims`), which adds nothing to a call; the
 code on the call path is the code that runs inside Hermes. ``compress`` goes
 over a 301-message conversation in steady state (already stored, nothing left
 to fold), so what is measured is the per-call work, not a summary.
@@ -23,10 +23,10 @@ import timeit
 from pathlib import Path
 from typing import Any
 
+from hermes_core import discover
 from hermes_core.config import load_config
-from hermes_core.hermes_agent import shims
 from hermes_core.hermes_agent.adapter import adapter_class
-from hermes_core.registry import EngineRegistry
+from hermes_core.sources.hermes import shims
 from hermes_core.testing.conversations import sample_conversation
 
 ROUNDS = 7
@@ -37,11 +37,11 @@ def pair(name: str, home: Path) -> tuple[Any, Any]:
     (home / "adapter").mkdir(parents=True)
     (home / "direct").mkdir(parents=True)
     env = {"HERMES_HOME": str(home / "adapter")}
-    registry = EngineRegistry.discover(load_config({"context": {"engine": name}}, env=env))
+    registry = discover(load_config({"context": {"engine": name}}, env=env))
     # what hermes_engine() builds (it leaves "compressor" to Hermes' own, so build it here)
     adapter = copy.deepcopy(adapter_class()(registry, env))
     config = load_config({"context": {"engine": name}}, env={"HERMES_HOME": str(home / "direct")})
-    direct = EngineRegistry.discover(config).create_engine(name)
+    direct = discover(config).create_engine(name)
     for engine in (adapter, direct):
         engine.update_model("bench-model", 128_000)
         engine.on_session_start("bench")

@@ -5,6 +5,7 @@ The public API is re-exported here; submodules starting with ``_`` are private.
 
 from hermes_core._version import __version__
 from hermes_core.config import HermesConfig, load_config
+from hermes_core.discovery import discover
 from hermes_core.engine import ContextEngine, Message
 from hermes_core.errors import (
     ConfigError,
@@ -21,16 +22,15 @@ from hermes_core.host import ContextHost
 from hermes_core.markers import hookimpl, hookspec
 from hermes_core.messages import MessageProblem, sanitize_tool_pairs, validate_messages
 from hermes_core.registry import (
-    ENGINE_GROUP,
-    PLUGIN_GROUP,
     Activation,
     EngineRecord,
     EngineRegistry,
     EngineSource,
     EngineStatus,
-    PluginContext,
     activate,
 )
+from hermes_core.sources.entry_points import ENGINE_GROUP, PLUGIN_GROUP
+from hermes_core.sources.general_plugins import PluginContext
 from hermes_core.thresholds import resolve_model_threshold
 
 __all__ = [
@@ -58,6 +58,7 @@ __all__ = [
     "PluginContext",
     "__version__",
     "activate",
+    "discover",
     "hookimpl",
     "hookspec",
     "load_config",

@@ -1,7 +1,7 @@
 """Our engines as Hermes Agent engines: the adapter, exercised against Hermes' base class.
 
 Hermes Agent is not installed here, so its three module names are the
-stand-ins of :mod:`hermes_core.hermes_agent.shims` (their base class is
+stand-ins of :mod:`hermes_core.sources.hermes.shims` (their base class is
 Hermes 0.19's, behaviour for behaviour). The e2e suite runs the same
 adapter inside the real Hermes Agent 0.19.
 """
@@ -19,9 +19,9 @@ import pytest
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
-from hermes_core.hermes_agent import shims
 from hermes_core.hermes_agent.adapter import hermes_engine
 from hermes_core.llm import AuxiliaryLLMConfig, ChatClient
+from hermes_core.sources.hermes import shims
 from hermes_core.testing.conversations import sample_conversation
 
 FACT = "The release train leaves from platform nine, every Thursday."

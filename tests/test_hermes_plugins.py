@@ -20,9 +20,9 @@ import pytest
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
-from hermes_core import ContextHost, EngineRegistry, EngineStatus, load_config
-from hermes_core.hermes_agent import shims
-from hermes_core.hermes_agent.wrapped_engine import HermesPluginEngine
+from hermes_core import ContextHost, EngineStatus, discover, load_config
+from hermes_core.sources.hermes import shims
+from hermes_core.sources.hermes.wrapped_engine import HermesPluginEngine
 from hermes_core.testing import EventCapture, TemporarySite, engine_module_source
 from hermes_core.testing.conversations import sample_conversation
 
@@ -75,9 +75,7 @@ def tidy_config(server: HTTPServer) -> str:
 
 def test_an_enabled_hermes_plugin_is_listed_with_its_kind_and_source(tmp_path: Path) -> None:
     home = home_with(tmp_path, "plugins:\n  enabled: [tidy-context]\n", "tidy-context")
-    registry = EngineRegistry.discover(
-        load_config(home / "config.yaml", env={"HERMES_HOME": str(home)})
-    )
+    registry = discover(load_config(home / "config.yaml", env={"HERMES_HOME": str(home)}))
     record = registry.get("tidy")
     assert record is not None and record.status is EngineStatus.AVAILABLE
     assert (record.source.kind, record.source.plugin) == ("hermes_plugin", "tidy-context")
@@ -88,9 +86,7 @@ def test_an_enabled_hermes_plugin_is_listed_with_its_kind_and_source(tmp_path: P
 
 def test_a_hermes_plugin_that_is_not_enabled_is_never_imported(tmp_path: Path) -> None:
     home = home_with(tmp_path, "plugins:\n  enabled: []\n", "tidy-context")
-    registry = EngineRegistry.discover(
-        load_config(home / "config.yaml", env={"HERMES_HOME": str(home)})
-    )
+    registry = discover(load_config(home / "config.yaml", env={"HERMES_HOME": str(home)}))
     assert registry.get("tidy") is None
     assert not any(name.startswith("hermes_context_plugins") for name in sys.modules)
     assert "agent" not in sys.modules  # nor are Hermes' names stood in for
@@ -128,7 +124,7 @@ def test_each_host_gets_its_own_engine_by_running_register_again(tmp_path: Path)
         tmp_path, "context:\n  engine: tidy\nplugins:\n  enabled: [tidy-context]\n", "tidy-context"
     )
     env = {"HERMES_HOME": str(home)}
-    registry = EngineRegistry.discover(load_config(home / "config.yaml", env=env))
+    registry = discover(load_config(home / "config.yaml", env=env))
     first, second = ContextHost(registry, env=env), ContextHost(registry, env=env)
     for host in (first, second):
         host.update_model("m", 4_000)
@@ -152,9 +148,7 @@ def test_a_plugin_that_fails_to_register_is_broken_and_the_rest_still_load(
         "# would call ctx.register_context_engine(...)\n",
         encoding="utf-8",
     )
-    registry = EngineRegistry.discover(
-        load_config(home / "config.yaml", env={"HERMES_HOME": str(home)})
-    )
+    registry = discover(load_config(home / "config.yaml", env={"HERMES_HOME": str(home)}))
     record = registry.get("broken-one")
     assert record is not None and record.status is EngineStatus.BROKEN
     assert "RuntimeError: no database here" in str(record.reason)
@@ -170,9 +164,7 @@ def test_an_enabled_hermes_plugin_without_an_engine_is_not_loaded_nor_called_mis
     other.mkdir(parents=True)
     (other / "plugin.yaml").write_text("name: disk-cleanup\n", encoding="utf-8")
     (other / "__init__.py").write_text("raise SystemExit('imported!')\n", encoding="utf-8")
-    registry = EngineRegistry.discover(
-        load_config(home / "config.yaml", env={"HERMES_HOME": str(home)})
-    )
+    registry = discover(load_config(home / "config.yaml", env={"HERMES_HOME": str(home)}))
     assert [r.name for r in registry] == [
         r.name for r in registry if r.source.kind != "hermes_plugin"
     ]
@@ -184,9 +176,7 @@ def test_an_installed_distribution_keeps_its_name_against_a_hermes_plugin(
 ) -> None:
     hermes_site.add_engine("tidy-engine", "tidy", engine_module_source("tidy"))
     home = home_with(tmp_path, "plugins:\n  enabled: [tidy-context]\n", "tidy-context")
-    registry = EngineRegistry.discover(
-        load_config(home / "config.yaml", env={"HERMES_HOME": str(home)})
-    )
+    registry = discover(load_config(home / "config.yaml", env={"HERMES_HOME": str(home)}))
     kinds = [(r.source.kind, r.status) for r in registry if r.name == "tidy"]
     assert kinds == [
         ("entry_point", EngineStatus.AVAILABLE),

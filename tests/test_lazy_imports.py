@@ -11,8 +11,8 @@ from hermes_core.testing import TemporarySite, engine_module_source
 
 PROBE = """
 import json, sys
-from hermes_core import EngineRegistry, activate, load_config
-registry = EngineRegistry.discover(load_config({}))
+from hermes_core import activate, discover, load_config
+registry = discover(load_config({}))
 if sys.argv[1] == "activate":
     activate(registry)
 watched = ["alpha_engine", "beta_engine", "gamma_engine", "hermes_compressor"]

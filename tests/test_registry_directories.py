@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from hermes_core import ContextHost, EngineRegistry, EngineStatus, activate, load_config
+from hermes_core import discover as discover_engines
 from hermes_core.testing import EventCapture, TemporarySite, engine_module_source
 
 
@@ -28,7 +29,7 @@ def discover(tmp_path: Path, engine: str = "compressor", **plugins: object) -> E
         "context": {"engine": engine},
         "plugins": {"dirs": [str(tmp_path / "plugins")], **plugins},
     }
-    return EngineRegistry.discover(load_config(config, env={"HERMES_HOME": str(tmp_path / "home")}))
+    return discover_engines(load_config(config, env={"HERMES_HOME": str(tmp_path / "home")}))
 
 
 @pytest.fixture(autouse=True)

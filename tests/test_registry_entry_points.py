@@ -15,6 +15,7 @@ from hermes_core import (
     EngineStatus,
     EngineValidationError,
     activate,
+    discover,
     load_config,
 )
 from hermes_core.testing import EventCapture, TemporarySite, engine_module_source
@@ -24,7 +25,7 @@ def registry(engine: str | None = None, **context: object) -> EngineRegistry:
     section: dict[str, object] = dict(context)
     if engine is not None:
         section["engine"] = engine
-    return EngineRegistry.discover(load_config({"context": section}, env={}))
+    return discover(load_config({"context": section}, env={}))
 
 
 def test_the_builtin_compressor_is_registered_by_hermes_core_and_selected_by_default() -> None:
@@ -56,9 +57,7 @@ def test_selecting_an_installed_engine_activates_it_with_its_config(
     hermes_site: TemporarySite,
 ) -> None:
     hermes_site.add_engine("acme-engine", "acme", engine_module_source("acme"))
-    reg = EngineRegistry.discover(
-        load_config({"context": {"engine": "acme"}, "acme": {"depth": 3}}, env={})
-    )
+    reg = discover(load_config({"context": {"engine": "acme"}, "acme": {"depth": 3}}, env={}))
     activation = activate(reg)
     assert activation.engine.name == "acme"
     assert activation.fallback is None
@@ -242,7 +241,7 @@ def test_an_unknown_engine_name_says_where_it_was_set_and_what_is_installed(
 ) -> None:
     path = tmp_path / "config.yaml"
     path.write_text("# mine\ncontext:\n  engine: lcmm\n", encoding="utf-8")
-    activation = activate(EngineRegistry.discover(load_config(path, env={})))
+    activation = activate(discover(load_config(path, env={})))
     message = str(activation.fallback)
     assert f"{path}:3 (key 'context.engine')" in message
     assert "'lcmm'" in message and "compressor" in message
@@ -294,12 +293,12 @@ def test_the_environment_variable_selects_the_engine(hermes_site: TemporarySite)
     config = load_config(
         {"context": {"engine": "compressor"}}, env={"HERMES_CONTEXT_ENGINE": "acme"}
     )
-    assert activate(EngineRegistry.discover(config)).engine.name == "acme"
+    assert activate(discover(config)).engine.name == "acme"
 
 
 def test_a_path_like_engine_name_from_the_environment_falls_back_with_a_clear_message() -> None:
     config = load_config({}, env={"HERMES_CONTEXT_ENGINE": "../evil"})
-    activation = activate(EngineRegistry.discover(config))
+    activation = activate(discover(config))
     assert activation.engine.name == "compressor"
     assert "HERMES_CONTEXT_ENGINE" in str(activation.fallback)
     assert "no path separators" in str(activation.fallback)
@@ -330,9 +329,9 @@ def test_a_factory_asking_for_llm_gets_the_configured_auxiliary_client(
     hermes_site.add_engine("llm-engine", "llmuser", source, attribute="make")
     auxiliary = {"compression": {"base_url": "http://127.0.0.1:9/v1", "model": "small"}}
     config = load_config({"context": {"engine": "llmuser"}, "auxiliary": auxiliary}, env={})
-    reg = EngineRegistry.discover(config)
+    reg = discover(config)
     first, second = activate(reg).engine, activate(reg).engine
     assert first.llm.config.model == "small"  # type: ignore[attr-defined]
     assert first.llm is second.llm  # type: ignore[attr-defined]
-    without = EngineRegistry.discover(load_config({"context": {"engine": "llmuser"}}, env={}))
+    without = discover(load_config({"context": {"engine": "llmuser"}}, env={}))
     assert activate(without).engine.llm is None  # type: ignore[attr-defined]

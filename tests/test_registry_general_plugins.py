@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from hermes_core import EngineRegistry, EngineStatus, activate, load_config
+from hermes_core import discover as discover_engines
 from hermes_core.testing import EventCapture, TemporarySite, engine_module_source
 
 CTX_PLUGIN = (
@@ -41,7 +42,7 @@ def add_plugin(site: TemporarySite, name: str, source: str) -> None:
 
 def discover(engine: str = "compressor", enabled: list[str] | None = None) -> EngineRegistry:
     config = {"context": {"engine": engine}, "plugins": {"enabled": enabled or []}}
-    return EngineRegistry.discover(load_config(config, env={}))
+    return discover_engines(load_config(config, env={}))
 
 
 def test_a_general_plugin_that_is_not_enabled_is_never_imported(
@@ -147,7 +148,7 @@ def test_a_general_plugin_cannot_register_a_path_like_name(
 ) -> None:
     evil = CTX_PLUGIN + "\n    ctx.register_context_engine(Engine(), name='../../evil')\n"
     add_plugin(hermes_site, "ctxplug", evil)
-    registry = EngineRegistry.discover(load_config({"plugins": {"enabled": ["ctxplug"]}}, env={}))
+    registry = discover_engines(load_config({"plugins": {"enabled": ["ctxplug"]}}, env={}))
     assert registry.get("../../evil") is None and "../../evil" not in registry.names()
     assert registry.get("ctxengine") is not None  # the plugin's good engine still counts
     (event,) = logs.named("context_engine.invalid_name")

@@ -24,7 +24,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from hermes_core import EngineRegistry, load_config
+from hermes_core import discover, load_config
 from hermes_core.tokens import MESSAGE_OVERHEAD
 from recall.baselines import bm25_pack, bm25_top, truncate
 from recall.bm25 import BM25
@@ -35,7 +35,7 @@ DEFAULT_DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo
 
 
 def installed_engines() -> list[str]:
-    return EngineRegistry.discover(load_config({}, env={})).names()
+    return discover(load_config({}, env={})).names()
 
 
 def grep_top(result: ReplayResult, conversation: Conversation, question: Any) -> list[str]:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from hermes_core import discovery
 from hermes_core.config import HermesConfig, load_config
 from hermes_core.registry import EngineRegistry
 
@@ -22,7 +23,7 @@ def load(ctx: click.Context) -> HermesConfig:
 
 def discover(ctx: click.Context) -> EngineRegistry:
     """Every engine, for the configuration of this invocation."""
-    return EngineRegistry.discover(load(ctx))
+    return discovery.discover(load(ctx))
 
 
 @contextmanager

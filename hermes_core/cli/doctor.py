@@ -86,7 +86,7 @@ def command(ctx: click.Context, name: str | None) -> None:
 
 def _hermes_forecast(ctx: click.Context) -> None:
     from hermes_core.hermes_agent.forecast import forecast
-    from hermes_core.hermes_agent.shims import hermes_installed
+    from hermes_core.sources.hermes.shims import hermes_installed
 
     if not hermes_installed():
         return

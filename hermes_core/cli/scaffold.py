@@ -98,7 +98,7 @@ class Test{cls}(ContextEngineContract):
 
 
 def test_the_installed_engine_is_found_and_selected_by_name() -> None:
-    registry = EngineRegistry.discover(load_config({{"context": {{"engine": "{name}"}}}}, env={{}}))
+    registry = discover(load_config({{"context": {{"engine": "{name}"}}}}, env={{}}))
     activation = activate(registry)
     assert activation.fallback is None
     assert activation.engine.name == "{name}"

@@ -6,14 +6,10 @@
   (:mod:`~hermes_core.hermes_agent.adapter`) running the engine named by
   ``context.engine`` on a :class:`~hermes_core.ContextHost`, with Hermes'
   auxiliary LLM as ``llm`` (:mod:`~hermes_core.hermes_agent.llm`).
-* Hermes' context-engine plugins on our host:
-  :mod:`~hermes_core.hermes_agent.discovery` finds the enabled ones (plugin
-  directories and ``hermes_agent.plugins`` entry points), runs their
-  ``register(ctx)`` with a :class:`~hermes_core.hermes_agent.plugin_context.HermesPluginContext`,
-  and wraps each engine they register
-  (:mod:`~hermes_core.hermes_agent.wrapped_engine`). Where Hermes is not
-  installed, :mod:`~hermes_core.hermes_agent.shims` stands in for the three
-  Hermes modules such plugins import.
+* Hermes' context-engine plugins on our host are a discovery source of their
+  own: :mod:`hermes_core.sources.hermes`.
+* :mod:`~hermes_core.hermes_agent.forecast` asks an installed Hermes Agent
+  which engine it will run (``hermes-context doctor``).
 
 Nothing here imports Hermes unless it runs inside Hermes.
 """

@@ -28,10 +28,11 @@ from pathlib import Path
 from typing import Any
 
 from hermes_core.config import load_config
-from hermes_core.hermes_agent.attributes import ENGINE_ATTRIBUTES, forwarding
+from hermes_core.discovery import discover
 from hermes_core.host import ContextHost
 from hermes_core.log import logger
 from hermes_core.registry import EngineRegistry
+from hermes_core.sources.hermes.attributes import ENGINE_ATTRIBUTES, forwarding
 
 __all__ = ["adapter_class", "hermes_engine"]
 
@@ -161,7 +162,7 @@ def hermes_engine(home: Path | None = None, env: Mapping[str, str] | None = None
     name = config.engine.name
     if name == "compressor":
         return None
-    registry = EngineRegistry.discover(config, hermes_plugins=False)
+    registry = discover(config, hermes_plugins=False)
     record = registry.get(name)
     if record is None or record.status.value not in ("available", "selected"):
         logger.warning(

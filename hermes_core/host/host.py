@@ -20,6 +20,7 @@ import pluggy
 
 from hermes_core.config import HermesConfig, load_config
 from hermes_core.containment import reraise_user_interrupt
+from hermes_core.discovery import discover
 from hermes_core.engine import ContextEngine, Message
 from hermes_core.hookspecs import ENGINE_HOOKS, HOST_OFFERED_KEYWORDS
 from hermes_core.host.bounded import BoundedCalls, contained
@@ -155,7 +156,7 @@ class ContextHost:
         ``context={"engine": "lcm"}``.
         """
         config = load_config(source, env=env, overrides=overrides)
-        registry = EngineRegistry.discover(config)
+        registry = discover(config)
         if llm is not None:
             registry.use_llm(llm)
         return cls(registry, env=env)

@@ -10,7 +10,8 @@ from typing import Any
 
 import pluggy
 
-from hermes_core.config import HermesConfig, load_config
+from hermes_core import hookspecs
+from hermes_core.config import HermesConfig
 from hermes_core.containment import reraise_user_interrupt
 from hermes_core.engine import ContextEngine
 from hermes_core.errors import (
@@ -23,7 +24,7 @@ from hermes_core.errors import (
 )
 from hermes_core.llm.config import AuxiliaryLLMConfig
 from hermes_core.log import logger
-from hermes_core.registry import directories, entry_points, general_plugins
+from hermes_core.markers import PROJECT_NAME
 from hermes_core.registry.factories import EngineFactory, as_factory, build_engine
 from hermes_core.registry.records import EngineRecord, EngineStatus
 from hermes_core.registry.validation import validate_engine
@@ -36,6 +37,13 @@ _FACTORY_KEYWORDS = ("config", "hermes_home", "llm", "hermes_config")
 _UNSET = object()
 #: Statuses logged as ``context_engine.<status>`` when a record is added.
 _UNUSABLE = (EngineStatus.INCOMPATIBLE, EngineStatus.BROKEN, EngineStatus.NEEDS_HERMES_AGENT)
+
+
+def _plugin_manager() -> pluggy.PluginManager:
+    """An empty plugin manager that knows the general-plugin hooks (observers)."""
+    manager = pluggy.PluginManager(PROJECT_NAME)
+    manager.add_hookspecs(hookspecs.PluginSpec)
+    return manager
 
 
 def _first_line(text: str | None) -> str:
@@ -58,7 +66,7 @@ class EngineRegistry:
     directories, ``plugins.dirs`` in order, then ``$HERMES_HOME/plugins``;
     (3) general plugins named in ``plugins.enabled``, in that order; (4)
     Hermes Agent plugins named in ``plugins.enabled``, in that order (see
-    :mod:`hermes_core.hermes_agent.discovery`). A later registration of a
+    :mod:`hermes_core.sources.hermes.plugins`). A later registration of a
     taken name is kept in the listing with status ``duplicate`` and logged
     as ``context_engine.duplicate_rejected`` naming both: an installed
     ``hermes-engine-lcm`` keeps ``lcm`` against a Hermes plugin's ``lcm``.
@@ -80,7 +88,7 @@ class EngineRegistry:
     ) -> None:
         self.config = config
         #: The general plugins loaded during discovery; observers are called through it.
-        self.plugin_manager = plugin_manager or general_plugins.new_plugin_manager()
+        self.plugin_manager = plugin_manager or _plugin_manager()
         self._records: list[EngineRecord] = []
         self._active: dict[str, EngineRecord] = {}
         self._factories: dict[str, EngineFactory] = {}
@@ -93,45 +101,6 @@ class EngineRegistry:
         selected = self._active.get(choice.name)
         if selected is not None and selected.status is EngineStatus.AVAILABLE:
             selected.status = EngineStatus.SELECTED
-
-    @classmethod
-    def discover(
-        cls, config: HermesConfig | None = None, *, hermes_plugins: bool = True
-    ) -> EngineRegistry:
-        """Find every engine from all four sources (``config`` default: :func:`load_config`).
-
-        ``hermes_plugins=False`` leaves out source 4: inside Hermes Agent its own
-        plugins are Hermes' to load.
-        """
-        config = load_config() if config is None else config
-        installed = entry_points.scan()
-        register_timeout = float(config.value("plugins.register_timeout_seconds"))
-        manager = general_plugins.new_plugin_manager()
-        hermes_records: list[EngineRecord] = []
-        # inside Hermes Agent every enabled name may be one of Hermes' plugins: none is missing
-        hermes_names = set(config.enabled_plugins) if not hermes_plugins else set()
-        if hermes_plugins and config.enabled_plugins:  # nothing of Hermes' is looked at otherwise
-            from hermes_core.hermes_agent.discovery import hermes_plugin_records
-
-            hermes_records, hermes_names = hermes_plugin_records(
-                config.enabled_plugins,
-                config.home,
-                installed.hermes_agent_plugins,
-                register_timeout,
-            )
-        records = entry_points.engine_records(installed.engines)
-        hermes_dir = directories.hermes_agent_plugins_dir()
-        records += directories.directory_records(
-            [*config.plugin_dirs, *([hermes_dir] if hermes_dir is not None else [])]
-        )
-        records += general_plugins.general_plugin_records(
-            config.enabled_plugins,
-            installed.plugins,
-            manager,
-            elsewhere=hermes_names,
-            register_timeout=register_timeout,
-        )
-        return cls(records + hermes_records, config, manager)
 
     def _add(self, record: EngineRecord) -> None:
         kept = self._active.get(record.name)

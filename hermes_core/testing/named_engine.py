@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from hermes_core.config import load_config
+from hermes_core.discovery import discover
 from hermes_core.engine import ContextEngine
 from hermes_core.registry import EngineRegistry
 from hermes_core.testing.contract import ContextEngineContract
@@ -23,7 +24,7 @@ class TestInstalledEngine(ContextEngineContract):
         if not name:
             pytest.fail("this suite runs with --hermes-engine NAME", pytrace=False)
         self.expected_name = name
-        registry = EngineRegistry.discover(load_config({"context": {"engine": name}}))
+        registry = discover(load_config({"context": {"engine": name}}))
         # engines under test never touch the user's $HERMES_HOME
         self._registry = registry.with_config(registry.config.isolated(tmp_path))
 

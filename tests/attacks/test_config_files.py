@@ -7,7 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from hermes_core import ConfigError, ContextHost, EngineRegistry, EngineStatus, load_config
+from hermes_core import (
+    ConfigError,
+    ContextHost,
+    EngineStatus,
+    discover,
+    load_config,
+)
 from hermes_core.testing import EventCapture
 
 ALIAS_BOMB = "a0: &a0 [x,x,x,x,x,x,x,x,x,x]\n" + "".join(
@@ -39,7 +45,7 @@ def test_a_plugin_manifest_alias_bomb_marks_only_that_plugin_broken(tmp_path: Pa
     plugin.mkdir(parents=True)
     (plugin / "plugin.yaml").write_text(ALIAS_BOMB + "name: *a9\n", encoding="utf-8")
     (plugin / "__init__.py").write_text("", encoding="utf-8")
-    registry = EngineRegistry.discover(load_config({}, env={"HERMES_HOME": str(tmp_path)}))
+    registry = discover(load_config({}, env={"HERMES_HOME": str(tmp_path)}))
     record = registry.get("bomb")
     assert record is not None and record.status is EngineStatus.BROKEN
     assert "aliases expand" in (record.reason or "")

@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 PROBE = """
 import json
-from hermes_core import EngineRegistry, activate, load_config
-activation = activate(EngineRegistry.discover(load_config()))
+from hermes_core import activate, discover, load_config
+activation = activate(discover(load_config()))
 print(json.dumps({"name": activation.engine.name, "source": str(activation.record.source),
                   "module": type(activation.engine).__module__,
                   "fallback": str(activation.fallback) if activation.fallback else None}))

@@ -23,9 +23,9 @@ from hermes_core.cli.replay.chart import (
 )
 from hermes_core.cli.replay.simulation import ReplayReport, replay
 from hermes_core.config import load_config
+from hermes_core.discovery import discover
 from hermes_core.errors import HermesError
 from hermes_core.host import ContextHost
-from hermes_core.registry import EngineRegistry
 from hermes_core.testing.conversations import coding_session
 from hermes_core.tokens import estimate_tokens
 
@@ -111,7 +111,7 @@ def command(
                 source = config.path if config.text is not None else config.data
                 overrides = {"context": {"engine": engine_name}}
                 config = load_config(source, env=config.env, strict=strict, overrides=overrides)
-            registry = EngineRegistry.discover(config)
+            registry = discover(config)
             if engine_name and registry.get(engine_name) is None:
                 known = ", ".join(registry.names()) or "none"
                 fail(f"--engine {engine_name}: no such engine is installed (installed: {known})")

@@ -35,8 +35,8 @@ from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any
 
-from hermes_core.hermes_agent.hermes_abc import HermesContextEngine
 from hermes_core.llm import LLM, AuxiliaryLLMConfig
+from hermes_core.sources.hermes.hermes_abc import HermesContextEngine
 
 __all__ = [
     "bind_owner",

@@ -10,7 +10,7 @@ An enabled plugin whose Python files never mention
 Agent tells memory providers apart the same way). The others are imported
 (directories as a package named after their folder, so relative imports
 work) and their ``register(ctx)`` is run with a
-:class:`~hermes_core.hermes_agent.plugin_context.HermesPluginContext`. The
+:class:`~hermes_core.sources.hermes.plugin_context.HermesPluginContext`. The
 engine it registers is listed under its own name; each host gets an engine
 of its own by running ``register`` again (the first host gets the one found
 at discovery), never by copying one. Failures are records with status
@@ -24,23 +24,26 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hermes_core.config.yaml_source import YamlSyntaxError, parse_yaml
 from hermes_core.containment import PluginTimeout, call_with_limit, reraise_user_interrupt
 from hermes_core.engine import ContextEngine
-from hermes_core.hermes_agent import shims
-from hermes_core.hermes_agent.directory_engines import INSTALL_HERMES, hermes_module_missing
-from hermes_core.hermes_agent.plugin_context import HermesPluginContext
-from hermes_core.hermes_agent.wrapped_engine import HermesPluginEngine
 from hermes_core.llm import LLM
 from hermes_core.log import logger
 from hermes_core.names import is_valid_engine_name
-from hermes_core.registry.entry_points import DeclaredEntryPoint
-from hermes_core.registry.packages import import_package, package_name
 from hermes_core.registry.records import EngineRecord, EngineSource, EngineStatus
+from hermes_core.sources.entry_points import DeclaredEntryPoint
+from hermes_core.sources.hermes import shims
+from hermes_core.sources.hermes.engine_folders import INSTALL_HERMES, hermes_module_missing
+from hermes_core.sources.hermes.plugin_context import HermesPluginContext
+from hermes_core.sources.hermes.wrapped_engine import HermesPluginEngine
+from hermes_core.sources.packages import import_package, package_name
 
-__all__ = ["HermesPlugin", "find_hermes_plugins", "hermes_plugin_records"]
+if TYPE_CHECKING:
+    from hermes_core.sources.source import DiscoveryContext
+
+__all__ = ["HermesPlugin", "HermesPluginSource", "find_hermes_plugins", "hermes_plugin_records"]
 
 #: Folders of ``plugins/`` that Hermes Agent discovers by other means.
 _NOT_GENERAL = frozenset({"memory", "context_engine", "platforms", "model-providers"})
@@ -363,3 +366,34 @@ def hermes_plugin_records(
         if record is not None:  # a broken one is logged by the registry like any other
             records.append(record)
     return records, known
+
+
+class HermesPluginSource:
+    """Engines that Hermes Agent plugins named in ``plugins.enabled`` register (folders of
+    ``$HERMES_HOME/plugins`` and entry points of ``hermes_agent.plugins``).
+
+    It tells the other sources which enabled names are Hermes Agent plugins, so that the
+    general-plugin source does not call them missing: discovery asks it for
+    :meth:`names` before the others run.
+    """
+
+    name = "Hermes Agent plugins"
+
+    def names(self, context: DiscoveryContext) -> set[str]:
+        """The enabled names that are Hermes Agent plugins at all (metadata only)."""
+        enabled = context.config.enabled_plugins
+        if not enabled:
+            return set()
+        found = find_hermes_plugins(
+            context.config.home / "plugins", context.installed.hermes_agent_plugins
+        )
+        return {name for name in enabled if name in found}
+
+    def records(self, context: DiscoveryContext) -> list[EngineRecord]:
+        records, _ = hermes_plugin_records(
+            context.config.enabled_plugins,
+            context.config.home,
+            context.installed.hermes_agent_plugins,
+            context.register_timeout,
+        )
+        return records

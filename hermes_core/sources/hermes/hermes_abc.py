@@ -1,7 +1,7 @@
 """The context-engine base class of Hermes Agent 0.19, for plugins written against it.
 
 Where Hermes Agent is not installed, ``agent.context_engine.ContextEngine``
-is this class (see :mod:`~hermes_core.hermes_agent.shims`): the same abstract
+is this class (see :mod:`~hermes_core.sources.hermes.shims`): the same abstract
 methods, optional hooks with the same defaults, and the same class-level
 counters, so a Hermes plugin behaves here as it does in Hermes.
 """

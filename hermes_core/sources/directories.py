@@ -6,7 +6,7 @@ The layout of Hermes Agent's plugin guide: each engine folder holds
 ignored). The folder names the engine, as in Hermes Agent; a manifest
 ``name`` that differs is a warning. Listing reads ``plugin.yaml`` only; the
 package is imported, as Hermes imports it (see
-:mod:`hermes_core.hermes_agent.directory_engines`), when the engine is
+:mod:`hermes_core.sources.hermes.engine_folders`), when the engine is
 activated. The directories searched are ``plugins.dirs``,
 ``$HERMES_HOME/plugins`` and, where hermes-agent is installed, its own
 ``plugins/`` package, where Hermes' installers put engines.
@@ -17,7 +17,7 @@ from __future__ import annotations
 import importlib.metadata
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hermes_core.config.yaml_source import YamlSyntaxError, parse_yaml
 from hermes_core.log import logger
@@ -25,7 +25,15 @@ from hermes_core.names import is_valid_engine_name
 from hermes_core.registry.compat import parse_requires_hermes, running_version
 from hermes_core.registry.records import EngineRecord, EngineSource, EngineStatus
 
-__all__ = ["directory_records", "hermes_agent_plugins_dir", "load_directory_engine"]
+if TYPE_CHECKING:
+    from hermes_core.sources.source import DiscoveryContext
+
+__all__ = [
+    "DirectorySource",
+    "directory_records",
+    "hermes_agent_plugins_dir",
+    "load_directory_engine",
+]
 
 _MANIFEST = "plugin.yaml"
 _STRING_KEYS = ("name", "description", "version", "requires_hermes")
@@ -129,8 +137,21 @@ def _record(path: Path) -> EngineRecord:
 
 def load_directory_engine(path: Path) -> Any:
     """Import the engine folder at ``path`` as Hermes Agent does; what the registry
-    instantiates (see :func:`hermes_core.hermes_agent.directory_engines.load_engine_folder`).
+    instantiates (see :func:`hermes_core.sources.hermes.engine_folders.load_engine_folder`).
     """
-    from hermes_core.hermes_agent.directory_engines import load_engine_folder
+    from hermes_core.sources.hermes.engine_folders import load_engine_folder
 
     return load_engine_folder(path)
+
+
+class DirectorySource:
+    """Engine folders ``<dir>/context_engine/<name>/`` of ``plugins.dirs``,
+    ``$HERMES_HOME/plugins`` and Hermes Agent's own ``plugins/`` (the plugin guide's
+    layout)."""
+
+    name = "plugin directories"
+
+    def records(self, context: DiscoveryContext) -> list[EngineRecord]:
+        hermes_dir = hermes_agent_plugins_dir()
+        extra = [hermes_dir] if hermes_dir is not None else []
+        return directory_records([*context.config.plugin_dirs, *extra])

@@ -2,7 +2,7 @@
 
 :class:`HermesPluginEngine` is a :class:`~hermes_core.ContextEngine` around an
 engine a Hermes plugin registered (an instance of Hermes' base class, the real
-one or :mod:`~hermes_core.hermes_agent.hermes_abc`). Each hook goes to the
+one or :mod:`~hermes_core.sources.hermes.hermes_abc`). Each hook goes to the
 engine as Hermes Agent would call it (``compress`` with only the keywords its
 signature takes, ``handle_tool_call(..., messages=)``,
 ``on_session_reset()``), with ``call_llm`` and ``get_hermes_home`` bound to
@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from hermes_core.engine import ContextEngine, Message
-from hermes_core.hermes_agent import shims
-from hermes_core.hermes_agent.attributes import ENGINE_ATTRIBUTES, forwarding
 from hermes_core.llm import LLM
 from hermes_core.signatures import accepted_keywords
+from hermes_core.sources.hermes import shims
+from hermes_core.sources.hermes.attributes import ENGINE_ATTRIBUTES, forwarding
 
 __all__ = ["HermesPluginEngine"]
 

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from email.parser import HeaderParser
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import importlib_metadata
 from packaging.utils import canonicalize_name
@@ -23,11 +23,15 @@ from hermes_core.names import is_valid_engine_name
 from hermes_core.registry.compat import HERMES_DISTRIBUTION, requires_dist_conflict
 from hermes_core.registry.records import EngineRecord, EngineSource, EngineStatus
 
+if TYPE_CHECKING:
+    from hermes_core.sources.source import DiscoveryContext
+
 __all__ = [
     "ENGINE_GROUP",
     "HERMES_AGENT_GROUP",
     "PLUGIN_GROUP",
     "DeclaredEntryPoint",
+    "EntryPointSource",
     "InstalledEntryPoints",
     "engine_records",
     "scan",
@@ -162,3 +166,13 @@ def engine_records(declared: Iterable[DeclaredEntryPoint]) -> list[EngineRecord]
             )
         )
     return records
+
+
+class EntryPointSource:
+    """Engines declared in group ``hermes.context_engines`` of installed distributions:
+    hermes-context's own first, then by distribution name."""
+
+    name = "entry points"
+
+    def records(self, context: DiscoveryContext) -> list[EngineRecord]:
+        return engine_records(context.installed.engines)

@@ -28,11 +28,11 @@ from typing import Any
 
 from hermes_core.engine import ContextEngine
 from hermes_core.errors import NeedsHermesAgent
-from hermes_core.hermes_agent import shims
-from hermes_core.hermes_agent.plugin_context import HermesPluginContext
-from hermes_core.hermes_agent.wrapped_engine import HermesPluginEngine
 from hermes_core.llm import LLM
-from hermes_core.registry.packages import import_package, package_name
+from hermes_core.sources.hermes import shims
+from hermes_core.sources.hermes.plugin_context import HermesPluginContext
+from hermes_core.sources.hermes.wrapped_engine import HermesPluginEngine
+from hermes_core.sources.packages import import_package, package_name
 
 __all__ = ["NeedsHermesAgent", "hermes_module_missing", "load_engine_folder"]
 

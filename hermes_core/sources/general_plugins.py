@@ -12,7 +12,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Collection, Iterable, Sequence
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import importlib_metadata
 import pluggy
@@ -23,10 +23,13 @@ from hermes_core.engine import ContextEngine
 from hermes_core.log import logger
 from hermes_core.markers import PROJECT_NAME
 from hermes_core.names import ENGINE_NAME_RULE, is_valid_engine_name
-from hermes_core.registry.entry_points import PLUGIN_GROUP, DeclaredEntryPoint
 from hermes_core.registry.records import EngineRecord, EngineSource, EngineStatus
+from hermes_core.sources.entry_points import PLUGIN_GROUP, DeclaredEntryPoint
 
-__all__ = ["PluginContext", "general_plugin_records", "new_plugin_manager"]
+if TYPE_CHECKING:
+    from hermes_core.sources.source import DiscoveryContext
+
+__all__ = ["GeneralPluginSource", "PluginContext", "general_plugin_records", "new_plugin_manager"]
 
 
 def _engine_name(obj: object) -> str | None:
@@ -163,3 +166,19 @@ def _load_one(
     others = [p for p in manager.get_plugins() if p is not plugin]
     caller = manager.subset_hook_caller("register_context_engines", remove_plugins=others)
     caller(register=lambda name, engine: context.register_context_engine(engine, name=name))
+
+
+class GeneralPluginSource:
+    """Engines that general plugins (group ``hermes.plugins``) named in ``plugins.enabled``
+    register, in that order."""
+
+    name = "general plugins"
+
+    def records(self, context: DiscoveryContext) -> list[EngineRecord]:
+        return general_plugin_records(
+            context.config.enabled_plugins,
+            context.installed.plugins,
+            context.plugin_manager,
+            elsewhere=context.accounted_for,
+            register_timeout=context.register_timeout,
+        )
