@@ -2,10 +2,9 @@
 
 Events are stable dotted names with key-value fields
 (``context_engine.duplicate_rejected``, ``name=``, ``kept=``, ``rejected=``),
-so users can filter and alert on them. They are emitted through structlog's
-standard-library integration onto :func:`logging.getLogger` ``("hermes_core")``
-(engines may use a child such as ``hermes_core.engines.lcm``), which makes
-them:
+so users can filter and alert on them. They are emitted onto
+:func:`logging.getLogger` ``("hermes_core")`` (engines may use a child such as
+``hermes_core.engines.lcm``) by a small :class:`EventLogger`, which makes them:
 
 * silent unless the application configures logging (a library never prints;
   an embedder whose stdout is a protocol channel stays intact);
@@ -14,19 +13,19 @@ them:
   event name) and ``hermes_fields`` (a dict of the fields), while its message
   reads ``event key=value ...`` for a plain formatter.
 
-hermes-context never calls :func:`structlog.configure`: an application's own
-structlog setup neither changes nor is changed by these events.
+The events are structlog-shaped (an event name and fields), but the library
+does not import structlog: an application's own structlog setup neither
+changes nor is changed by these events, and ``import hermes_core`` stays light
+(the command line renders them with structlog's console renderer).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Mapping
 from typing import Any
 
-import structlog
-
-__all__ = ["LOGGER_NAME", "event_fields", "get_logger", "logger", "render_message"]
+__all__ = ["LOGGER_NAME", "EventLogger", "event_fields", "get_logger", "logger", "render_message"]
 
 #: The root of the logger tree every hermes-context event is emitted on.
 LOGGER_NAME = "hermes_core"
@@ -48,28 +47,49 @@ def render_message(event: str, fields: Mapping[str, Any]) -> str:
     return " ".join([event, *(f"{key}={_plain(value)}" for key, value in fields.items())])
 
 
-def _to_log_call(
-    _logger: object, _method: str, event_dict: MutableMapping[str, Any]
-) -> tuple[tuple[Any, ...], dict[str, Any]]:
-    event = str(event_dict.pop("event", ""))
-    fields = dict(event_dict)
-    message = render_message(event, fields)
-    # One attribute each: field names such as ``name`` or ``message`` would
-    # collide with LogRecord's own attributes if spread into ``extra``.
-    return (message,), {"extra": {"hermes_event": event, "hermes_fields": fields}}
+class EventLogger:
+    """Emits events onto a standard logger: ``logger.warning("event.name", key=value)``.
+
+    Each record's message is ``event key=value ...``; ``hermes_event`` holds the
+    event name and ``hermes_fields`` the fields (one attribute each: field names
+    such as ``name`` or ``message`` would collide with LogRecord's own attributes
+    if spread into ``extra``). Nothing is formatted when the level is disabled.
+    """
+
+    __slots__ = ("_logger",)
+
+    def __init__(self, logger: logging.Logger) -> None:
+        self._logger = logger
+
+    def _emit(self, level: int, event: str, fields: dict[str, Any]) -> None:
+        if self._logger.isEnabledFor(level):
+            self._logger.log(
+                level,
+                render_message(event, fields),
+                extra={"hermes_event": event, "hermes_fields": fields},
+                stacklevel=3,
+            )
+
+    def debug(self, event: str, **fields: Any) -> None:
+        self._emit(logging.DEBUG, event, fields)
+
+    def info(self, event: str, **fields: Any) -> None:
+        self._emit(logging.INFO, event, fields)
+
+    def warning(self, event: str, **fields: Any) -> None:
+        self._emit(logging.WARNING, event, fields)
+
+    def error(self, event: str, **fields: Any) -> None:
+        self._emit(logging.ERROR, event, fields)
 
 
-def get_logger(name: str = LOGGER_NAME) -> structlog.stdlib.BoundLogger:
-    """A structlog logger whose events go to the standard logger ``name``.
+def get_logger(name: str = LOGGER_NAME) -> EventLogger:
+    """An :class:`EventLogger` whose events go to the standard logger ``name``.
 
     Use a name inside the ``hermes_core`` tree (``hermes_core.engines.NAME``
     for an engine) so that one logging setting covers every event.
     """
-    return structlog.wrap_logger(  # type: ignore[no-any-return]
-        logging.getLogger(name),
-        processors=[structlog.stdlib.filter_by_level, _to_log_call],
-        wrapper_class=structlog.stdlib.BoundLogger,
-    )
+    return EventLogger(logging.getLogger(name))
 
 
 def event_fields(record: logging.LogRecord) -> dict[str, Any]:

@@ -51,3 +51,13 @@ def test_activation_imports_only_the_selected_engine(hermes_site: TemporarySite)
 def test_the_default_engine_is_imported_only_when_selected(hermes_site: TemporarySite) -> None:
     install_three(hermes_site)
     assert run_probe(hermes_site, "activate", "compressor")["imported"] == ["hermes_compressor"]
+
+
+def test_importing_the_library_loads_no_console_or_command_line_package() -> None:
+    probe = (
+        "import sys, json; import hermes_core; "
+        "print(json.dumps([m for m in ('rich', 'click', 'plotille', 'structlog') "
+        "if m in sys.modules]))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout) == []

@@ -1,0 +1,53 @@
+"""What ``import hermes_core`` costs an embedder: time, side by side with a bare interpreter
+and with what the library used to load (structlog, and through it rich), and which heavy
+packages it loads. Target: neither rich nor click nor plotille is imported."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+import time
+
+HEAVY = ("rich", "click", "plotille", "structlog", "httpx", "matplotlib")
+PROBE = (
+    "import sys, json; import hermes_core; "
+    f"print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))"
+)
+
+
+def seconds(code: str, runs: int = 15) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> int:
+    bare = seconds("pass")
+    ours = seconds("import hermes_core")
+    before = seconds("import structlog, structlog.dev, structlog.stdlib; import hermes_core")
+    loaded = json.loads(
+        subprocess.run(
+            [sys.executable, "-c", PROBE], check=True, capture_output=True, text=True
+        ).stdout
+    )
+    print("== import hermes_core ==")
+    print(
+        f"bare interpreter {bare * 1000:.0f} ms; import hermes_core {ours * 1000:.0f} ms "
+        f"(+{(ours - bare) * 1000:.0f} ms); with structlog and rich as the library loaded them "
+        f"before: {before * 1000:.0f} ms (+{(before - bare) * 1000:.0f} ms)"
+    )
+    heavy = [name for name in loaded if name in ("rich", "click", "plotille")]
+    print(
+        f"heavy packages loaded: {loaded or 'none'}; target (no rich, click, plotille): "
+        + ("met" if not heavy else "MISSED")
+    )
+    return 0 if not heavy else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
