@@ -171,6 +171,167 @@ def _neighbours(
     return [by_seq[seq] for seq in wanted if seq in by_seq]
 
 
+@dataclass(frozen=True)
+class _Frame:
+    """What every request holds: the system prompt (head) and the fresh tail."""
+
+    raw: list[MessageMeta]
+    head: list[MessageMeta]
+    tail: list[MessageMeta]
+    fixed: int
+    tail_seq: int
+
+
+def _frame(raw: list[MessageMeta], budget: int, shares: Shares) -> _Frame:
+    first_turn = next((k for k, m in enumerate(raw) if m.role != "system"), len(raw))
+    head = raw[:first_turn]
+    body = raw[len(head) :]
+    start = len(head) + _tail(body, int(budget * shares.tail), shares.tail_messages)
+    tail = raw[start:]
+    fixed = sum(m.tokens for m in head) + sum(m.tokens for m in tail)
+    tail_seq = tail[0].seq if tail else (raw[-1].seq + 1 if raw else 0)
+    return _Frame(raw, head, tail, fixed, tail_seq)
+
+
+class _Packer:
+    """Takes the originals most worth sending, best first, in whole tool groups, while they
+    fit: the candidates (ranked, their neighbours, the recent), and what is known of the
+    session's messages around them, read ahead in batches."""
+
+    def __init__(
+        self,
+        db: Connection,
+        session_id: str,
+        frame: _Frame,
+        wanted: list[int],
+        cache: MessageCache,
+    ) -> None:
+        self._db = db
+        self._session_id = session_id
+        self._tail_seq = frame.tail_seq
+        self._wanted = wanted
+        self._pending = cache.meta(db, wanted)
+        self.known = {m.seq: m for m in self._pending.values()}
+        self.known.update((m.seq, m) for m in frame.raw)
+        self._asked = set(self.known)
+        self.taken: set[int] = {m.id for m in frame.head} | {m.id for m in frame.tail}
+        self.picked: list[MessageMeta] = []
+
+    def _read_ahead(self, start: int) -> None:
+        """Read the neighbours of the next candidates that may open or close a tool group,
+        in one query, instead of one query each."""
+        window: set[int] = set()
+        for message_id in self._wanted[start : start + READ_AHEAD]:
+            found = self._pending.get(message_id)
+            if found is None:
+                continue
+            if found.role == "assistant":  # a result right after it, if it made calls
+                window.add(found.seq + 1)
+            elif found.role == "tool":  # the call is before it, more results may follow
+                window.update(range(found.seq - NEIGHBOURS, found.seq + NEIGHBOURS + 1))
+        window -= self._asked
+        if window:
+            self._asked.update(window)
+            found_rows = messages_at(self._db, self._session_id, sorted(window))
+            self.known.update((m.seq, m) for m in found_rows)
+
+    def _group_of(self, message_id: int) -> list[MessageMeta] | None:
+        """The candidate with its tool group, less what is taken; None when it is no
+        candidate here (unknown, taken, in the tail, a system prompt)."""
+        found = self._pending.get(message_id)
+        if found is None or found.id in self.taken or found.seq >= self._tail_seq:
+            return None
+        if found.role == "system":
+            return None
+        group = _group(self._db, self._session_id, found, self.known, self._asked)
+        return [g for g in group if g.id not in self.taken]
+
+    def pack(self, room: int) -> int:
+        """Take candidates, best first, while they fit ``room``; what is left of it. Once
+        ``MISSES`` candidates in a row no longer fit, the room is as good as full."""
+        misses = 0
+        for index, message_id in enumerate(self._wanted):
+            if room <= 0 or misses >= MISSES:
+                break
+            if index % READ_AHEAD == 0:
+                self._read_ahead(index)
+            group = self._group_of(message_id)
+            if group is None:
+                continue
+            cost = sum(g.tokens for g in group)
+            if cost > room or any(g.seq >= self._tail_seq for g in group):
+                misses += cost > room
+                continue
+            misses = 0
+            self.picked.extend(group)
+            self.taken.update(g.id for g in group)
+            room -= cost
+        return room
+
+
+def _candidates(
+    db: Connection,
+    session_id: str,
+    frame: _Frame,
+    query: str,
+    budget: int,
+    cache: MessageCache,
+) -> list[int]:
+    """The originals worth sending, best first: the most relevant with their neighbours,
+    the rest of the relevant, then the most recent; enough of them to fill the room twice
+    over at this conversation's message size."""
+    raw = frame.raw
+    average = max(1, sum(m.tokens for m in raw) // max(1, len(raw)))
+    enough = 64 + 2 * (budget - frame.fixed) // average
+    ranked = ranked_messages(db, [session_id], query, min(RANKED_CANDIDATES, enough))
+    recent = recent_ids(db, session_id, frame.tail_seq, min(RECENT_CANDIDATES, enough))
+    around = _neighbours(db, session_id, ranked[:BEST], cache)
+    return list(dict.fromkeys([*ranked[:BEST], *around, *ranked[BEST:], *recent]))
+
+
+def _new_summaries(
+    summaries: list[SummaryRow], costs: dict[int, int], present: list[int], room: int
+) -> tuple[list[SummaryRow], int]:
+    """The summaries that say something the request does not already hold, the most recent
+    first, while they fit ``room``; and what is left of it."""
+    chosen: list[SummaryRow] = []
+    for summary in reversed(summaries):
+        # a summary covers one run of seqs: when all of them are present it says nothing new
+        span = summary.last_seq - summary.first_seq + 1
+        inside = bisect_right(present, summary.last_seq) - bisect_left(present, summary.first_seq)
+        if inside >= span:
+            continue
+        cost = costs[summary.id]
+        if cost <= room:
+            chosen.append(summary)
+            room -= cost
+    return chosen, room
+
+
+def _assembled(
+    db: Connection,
+    frame: _Frame,
+    picked: list[MessageMeta],
+    chosen: list[SummaryRow],
+    budget: int,
+    cache: MessageCache,
+) -> list[dict[str, Any]]:
+    """System prompt, summaries and picked originals in conversation order, then the tail."""
+    head, tail = frame.head, frame.tail
+    bodies = cache.bodies(db, [m.id for m in (*head, *picked, *tail)])
+    ordered: list[tuple[int, int, SummaryRow | dict[str, Any]]] = [
+        (m.seq, 1, bodies[m.id]) for m in picked
+    ]
+    ordered += [(s.first_seq, 0, s) for s in chosen]
+    ordered.sort(key=lambda entry: (entry[0], entry[1]))
+    request = [bodies[m.id] for m in head]
+    request += _merged(entry for _, _, entry in ordered)
+    request += [bodies[m.id] for m in tail]
+    while estimate_tokens(request) > budget and len(request) > len(head) + len(tail):
+        del request[len(head)]  # merged summary blocks may cost a little more than apart
+    return request
+
+
 def build_request(
     db: Connection,
     session_id: str,
@@ -189,102 +350,18 @@ def build_request(
     cache = cache or MessageCache()
     meta = cache.meta(db, [i.ref_id for i in items if i.kind == "message"])
     raw = [meta[i.ref_id] for i in items if i.kind == "message" and i.ref_id in meta]
-    first_turn = next((k for k, m in enumerate(raw) if m.role != "system"), len(raw))
-    head = raw[:first_turn]
-    body = raw[len(head) :]
-    start = len(head) + _tail(body, int(budget * shares.tail), shares.tail_messages)
-    tail = raw[start:]
-    fixed = sum(m.tokens for m in head) + sum(m.tokens for m in tail)
-    if fixed > budget:
+    frame = _frame(raw, budget, shares)
+    if frame.fixed > budget:
         return None
-    taken: set[int] = {m.id for m in head} | {m.id for m in tail}
-    tail_seq = tail[0].seq if tail else (raw[-1].seq + 1 if raw else 0)
-
     summary_ids = [item.ref_id for item in items if item.kind == "summary"]
     rows = cache.summaries(db, summary_ids)
     summaries = [rows[i] for i in summary_ids if i in rows]
     costs = {s.id: estimate_message_tokens(summary_message([s])) for s in summaries}
     summary_room = min(int(budget * shares.summaries), sum(costs.values()))
-
-    # candidates enough to fill the room twice over at this conversation's message size
-    average = max(1, sum(m.tokens for m in raw) // max(1, len(raw)))
-    enough = 64 + 2 * (budget - fixed) // average
-    ranked = ranked_messages(db, [session_id], query, min(RANKED_CANDIDATES, enough))
-    recent = recent_ids(db, session_id, tail_seq, min(RECENT_CANDIDATES, enough))
-    around = _neighbours(db, session_id, ranked[:BEST], cache)
-    wanted = list(dict.fromkeys([*ranked[:BEST], *around, *ranked[BEST:], *recent]))
-    pending = cache.meta(db, wanted)
-    known = {m.seq: m for m in pending.values()}
-    known.update((m.seq, m) for m in raw)
-    asked = set(known)
-    picked: list[MessageMeta] = []
-
-    def read_ahead(start: int) -> None:
-        """Read the neighbours of the next candidates that may open or close a tool group,
-        in one query, instead of one query each."""
-        window: set[int] = set()
-        for message_id in wanted[start : start + READ_AHEAD]:
-            found = pending.get(message_id)
-            if found is None:
-                continue
-            if found.role == "assistant":  # a result right after it, if it made calls
-                window.add(found.seq + 1)
-            elif found.role == "tool":  # the call is before it, more results may follow
-                window.update(range(found.seq - NEIGHBOURS, found.seq + NEIGHBOURS + 1))
-        window -= asked
-        if window:
-            asked.update(window)
-            known.update((m.seq, m) for m in messages_at(db, session_id, sorted(window)))
-
-    def pack(room: int) -> int:
-        """Take candidates, best first, while they fit ``room``; what is left of it. Once
-        ``MISSES`` candidates in a row no longer fit, the room is as good as full."""
-        misses = 0
-        for index, message_id in enumerate(wanted):
-            if room <= 0 or misses >= MISSES:
-                break
-            if index % READ_AHEAD == 0:
-                read_ahead(index)
-            found = pending.get(message_id)
-            if found is None or found.id in taken or found.seq >= tail_seq:
-                continue
-            if found.role == "system":
-                continue
-            group = [g for g in _group(db, session_id, found, known, asked) if g.id not in taken]
-            cost = sum(g.tokens for g in group)
-            if cost > room or any(g.seq >= tail_seq for g in group):
-                misses += cost > room
-                continue
-            misses = 0
-            picked.extend(group)
-            taken.update(g.id for g in group)
-            room -= cost
-        return room
-
-    room = pack(budget - fixed - summary_room) + summary_room
-    present = sorted(m.seq for m in (*head, *picked, *tail))
-    chosen: list[SummaryRow] = []
-    for summary in reversed(summaries):  # the most recent first
-        # a summary covers one run of seqs: when all of them are present it says nothing new
-        span = summary.last_seq - summary.first_seq + 1
-        inside = bisect_right(present, summary.last_seq) - bisect_left(present, summary.first_seq)
-        if inside >= span:
-            continue
-        cost = costs[summary.id]
-        if cost <= room:
-            chosen.append(summary)
-            room -= cost
-    pack(room)  # what the summaries left goes to originals too
-
-    bodies = cache.bodies(db, [m.id for m in (*head, *picked, *tail)])
-    ordered: list[tuple[int, int, SummaryRow | dict[str, Any]]] = [
-        (m.seq, 1, bodies[m.id]) for m in picked
-    ]
-    ordered += [(s.first_seq, 0, s) for s in chosen]
-    ordered.sort(key=lambda entry: (entry[0], entry[1]))
-    request = [bodies[m.id] for m in head]
-    request += _merged(entry for _, _, entry in ordered)
-    request += [bodies[m.id] for m in tail]
-    while estimate_tokens(request) > budget and len(request) > len(head) + len(tail):
-        del request[len(head)]  # merged summary blocks may cost a little more than apart
-    return request
+    wanted = _candidates(db, session_id, frame, query, budget, cache)
+    packer = _Packer(db, session_id, frame, wanted, cache)
+    room = packer.pack(budget - frame.fixed - summary_room) + summary_room
+    present = sorted(m.seq for m in (*frame.head, *packer.picked, *frame.tail))
+    chosen, room = _new_summaries(summaries, costs, present, room)
+    packer.pack(room)  # what the summaries left goes to originals too
+    return _assembled(db, frame, packer.picked, chosen, budget, cache)
