@@ -59,7 +59,9 @@ class ReplayResult:
 
 
 def _host(engine: str, home: Path, budget: int, config: dict[str, Any] | None) -> ContextHost:
-    data = {"context": {"engine": engine}, **(config or {})}
+    # B is what a request may hold, the protocol's own measure: no share of it is kept for
+    # a reply (the model's window would be B plus that)
+    data = {"context": {"engine": engine, "reply_reserve_tokens": 0}, **(config or {})}
     host = ContextHost.from_config(data, env={"HERMES_HOME": str(home)})
     host.update_model("recall-model", budget)
     host.start_session(SESSION)
