@@ -1,32 +1,81 @@
 """Full-text search that treats every query as literal text, on either backend.
 
-On SQLite, words go to FTS5 as quoted strings (so quotes, ``*``, ``NEAR``,
-``OR`` and parentheses are just characters): for messages the stemmed index,
-without English function words, so a question in plain language ranks by
-what it is about; for summaries the unicode61 index. Substrings and CJK text
-go to the trigram index as one quoted phrase; queries shorter than three
-characters, and stores without FTS5, use an escaped ``LIKE`` scan. On
-PostgreSQL the same rules run on tsvector and pg_trgm (``store.postgres.search``).
+A search runs the same rounds on SQLite and PostgreSQL, until it holds
+``limit`` hits: documents with every word, then documents with any word
+(best ranked), then substrings (CJK text, queries with no word). Only the
+SQL differs: a :class:`SearchDialect` per backend (``store.fts5`` for
+SQLite, ``store.postgres.search`` for PostgreSQL) answers each round.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
 
 from hermes_engine_lcm.store.connection import Connection
-from hermes_engine_lcm.store.search_rules import CJK, WORD, Hit, like_pattern, query_words
+from hermes_engine_lcm.store.search_rules import CJK, WORD, Hit, query_words
 
-__all__ = ["Hit", "ranked_messages", "search"]
+__all__ = ["Hit", "Hits", "SearchDialect", "ranked_messages", "search"]
+
+#: A row a round answers: id, session id, text, position (seq, or a summary's last seq).
+Row = Sequence[Any]
 
 
-def _quote(text: str) -> str:
-    return '"' + text.replace('"', '""') + '"'
+class Hits:
+    """The hits a search has gathered, in the order found, up to ``limit``."""
+
+    def __init__(self, kind: str, limit: int) -> None:
+        self.kind = kind
+        self.limit = limit
+        self._found: dict[int, Hit] = {}
+
+    @property
+    def room(self) -> int:
+        """How many more hits the search takes."""
+        return self.limit - len(self._found)
+
+    def __contains__(self, ident: object) -> bool:
+        return ident in self._found
+
+    def add(self, rows: Iterable[Row]) -> None:
+        """Keep each row not already held, while there is room."""
+        for ident, session_id, text, position in rows:
+            if self.room <= 0:
+                return
+            if ident not in self._found:
+                self._found[ident] = Hit(self.kind, ident, session_id, text, position)
+
+    def found(self) -> list[Hit]:
+        return list(self._found.values())
 
 
-_TABLES = {
-    "message": ("messages", "seq"),
-    "summary": ("summaries", "last_seq"),
-}
+class SearchDialect(Protocol):
+    """One backend's answer to each round of a search (scoped to some sessions)."""
+
+    def word_query(self, words: Sequence[str], every: bool) -> str:
+        """The backend's match expression for ``words``: all of them, or any."""
+
+    def word_round(self, kind: str, match: str, hits: Hits, recency: bool) -> Iterable[Row]:
+        """Rows of ``kind`` matching ``match``, best first (latest first with ``recency``)."""
+
+    def substring_round(
+        self, kind: str, text: str, words: Sequence[str], hits: Hits, recency: bool
+    ) -> Iterable[Row]:
+        """Rows holding ``text`` as a substring, where words cannot find it (else none)."""
+
+    def ranked(self, words: Sequence[str], limit: int) -> list[int]:
+        """Ids of the messages that best match any of ``words``, best first."""
+
+
+def dialect_for(db: Connection, session_ids: Sequence[str] | None, fts: bool) -> SearchDialect:
+    """The dialect that searches ``db`` within ``session_ids`` (None: every session)."""
+    if db.dialect == "postgresql":
+        from hermes_engine_lcm.store.postgres.search import PostgresSearch
+
+        return PostgresSearch(db, session_ids)
+    from hermes_engine_lcm.store.fts5 import Fts5Search
+
+    return Fts5Search(db, session_ids, fts)
 
 
 def search(
@@ -42,59 +91,29 @@ def search(
     """Up to ``limit`` hits of ``kind`` for ``query`` within ``session_ids`` (None: every session).
 
     Documents with every word come first; when they are fewer than
-    ``limit``, documents with any of the words (best ranked) follow.
-    ``any_word`` skips the every-word round.
+    ``limit``, documents with any of the words (best ranked) follow, then
+    substrings. ``any_word`` skips the every-word round. ``fts`` says
+    whether the SQLite store has its full-text indexes (PostgreSQL always has).
     """
-    if db.dialect == "postgresql":
-        from hermes_engine_lcm.store.postgres import search as postgres
-
-        return postgres.search(db, kind, query, session_ids, limit, recency, any_word)
-    table, order = _TABLES[kind]
-    where, params = "", []
-    if session_ids is not None:
-        where = f" AND t.session_id IN ({','.join('?' * len(session_ids))})"
-        params = list(session_ids)
-    select = f"SELECT t.id, t.session_id, t.text, t.{order} FROM {table} t"
+    dialect = dialect_for(db, session_ids, fts)
     text = query.strip()
-    hits: dict[int, Hit] = {}
-
-    def run(sql: str, args: list[object]) -> None:
-        for row in db.execute(sql, args):
-            if row[0] not in hits and len(hits) < limit:
-                hits[row[0]] = Hit(kind, row[0], row[1], row[2], row[3])
-
-    ranking = "f.rowid DESC" if recency else "f.rank"
+    hits = Hits(kind, limit)
     words = list(dict.fromkeys(WORD.findall(text)))
-    # messages rank over stemmed words without function words ("painted" finds "painting",
-    # "what" finds nothing); a query of function words alone keeps them all
-    index = f"{table}_fts"
     if kind == "message":
-        index, words = "messages_stem", query_words(text) or words
-    if fts and words and not CJK.search(text):
-        rounds = [" OR ".join(_quote(w) for w in words)]
+        # messages rank over stemmed words without function words ("painted" finds
+        # "painting", "what" finds nothing); a query of function words alone keeps them all
+        words = query_words(text) or words
+    if words and not CJK.search(text):
+        rounds = [dialect.word_query(words, every=False)]
         if not any_word and len(words) > 1:
-            rounds.insert(0, " ".join(_quote(w) for w in words))
+            rounds.insert(0, dialect.word_query(words, every=True))
         for match in rounds:
-            if len(hits) >= limit:
+            if hits.room <= 0:
                 break
-            run(
-                f"{select} JOIN {index} f ON f.rowid = t.id WHERE {index} MATCH ?{where}"
-                f" ORDER BY {ranking} LIMIT ?",
-                [match, *params, limit],
-            )
-    if len(hits) < limit and fts and len(text) >= 3 and CJK.search(text):
-        run(
-            f"{select} JOIN {table}_tri f ON f.rowid = t.id WHERE {table}_tri MATCH ?{where}"
-            f" ORDER BY {ranking} LIMIT ?",
-            [_quote(text), *params, limit],
-        )
-    scan = not fts or (CJK.search(text) and len(text) < 3) or not words
-    if len(hits) < limit and scan and text:
-        run(
-            f"{select} WHERE t.text LIKE ? ESCAPE '\\'{where} ORDER BY t.{order} DESC LIMIT ?",
-            [like_pattern(text), *params, limit],
-        )
-    return list(hits.values())
+            hits.add(dialect.word_round(kind, match, hits, recency))
+    if hits.room > 0 and text:
+        hits.add(dialect.substring_round(kind, text, words, hits, recency))
+    return hits.found()
 
 
 def ranked_messages(
@@ -102,25 +121,10 @@ def ranked_messages(
 ) -> list[int]:
     """Ids of the messages most relevant to ``query`` (natural language), best first.
 
-    BM25 over the stemmed index (``messages_stem``), any of the query's words
-    (each quoted: the query is literal); an empty list when the query has no
-    such words or the store has no full-text index.
+    Any of the query's words, without function words; an empty list when
+    the query has no such words or the store has no full-text index.
     """
-    if db.dialect == "postgresql":
-        from hermes_engine_lcm.store.postgres import search as postgres
-
-        return postgres.ranked_messages(db, session_ids, query, limit)
     words = query_words(query)
     if not words:
         return []
-    where, params = "", []
-    if session_ids is not None:
-        where = f" AND t.session_id IN ({','.join('?' * len(session_ids))})"
-        params = list(session_ids)
-    match = " OR ".join(_quote(w) for w in words)
-    rows = db.execute(
-        "SELECT t.id FROM messages t JOIN messages_stem f ON f.rowid = t.id"
-        f" WHERE messages_stem MATCH ?{where} ORDER BY f.rank LIMIT ?",
-        [match, *params, limit],
-    )
-    return [row[0] for row in rows]
+    return dialect_for(db, session_ids, fts=True).ranked(words, limit)

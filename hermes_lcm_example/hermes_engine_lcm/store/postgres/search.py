@@ -1,4 +1,4 @@
-"""Full-text search on PostgreSQL, with the same rules as on SQLite (``store.search``).
+"""Full-text search on PostgreSQL: its answer to each round of ``store.search``.
 
 Every query is literal: its words (``\\w+``, so no tsquery operator can be in
 one) are joined by ``&`` (every word) or ``|`` (any word) and parsed by
@@ -13,12 +13,13 @@ with no word are an escaped ``LIKE`` scan, as on SQLite.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from hermes_engine_lcm.store.connection import Connection
-from hermes_engine_lcm.store.search_rules import CJK, WORD, Hit, like_pattern, query_words
+from hermes_engine_lcm.store.search import Hits, Row
+from hermes_engine_lcm.store.search_rules import CJK, like_pattern, query_words
 
-__all__ = ["ranked_messages", "search"]
+__all__ = ["RANK_WINDOW", "RECENT_ROWS", "PostgresSearch"]
 
 #: The latest matches of a query ranked by relevance, at most.
 RANK_WINDOW = 5_000
@@ -54,107 +55,80 @@ def _window(db: Connection, table: str, session_ids: Sequence[str] | None) -> tu
     return "id", 0  # summaries: one per thousands of tokens folded, few enough to search whole
 
 
-def _ranked(
-    db: Connection,
-    table: str,
-    config: str,
-    match: str,
-    session_ids: Sequence[str] | None,
-    limit: int,
-    recency: bool,
-    window: tuple[str, int],
-) -> list[int]:
-    """Ids of up to ``limit`` rows of ``table`` matching the tsquery ``match``, best first
-    (latest first with ``recency``): within ``window`` (see :func:`_window`), then, if
-    those are not enough, among all."""
-    where, params = _scope(session_ids)
-    ranking = "id DESC" if recency else "ts_rank(words, q) DESC, id DESC"
-    column, start = window
-    found: list[int] = []
-    for floor in (start, None):
-        if floor is not None and floor <= 0:
-            continue
-        bound = f" AND t.{column} > ?" if floor is not None else ""
-        rows = db.execute(
-            "SELECT id FROM ("
-            f" SELECT t.id, t.words FROM {table} t"
-            f" WHERE t.words @@ to_tsquery('{config}', ?){bound}{where}"
-            f" ORDER BY t.id DESC LIMIT {RANK_WINDOW}) m,"
-            f" to_tsquery('{config}', ?) q ORDER BY {ranking} LIMIT ?",
-            [match, *([floor] if floor is not None else []), *params, match, limit],
-        )
-        found += [row[0] for row in rows if row[0] not in found]
-        if len(found) >= limit:
-            break
-    return found[:limit]
+class PostgresSearch:
+    """Searches a PostgreSQL store within some sessions (None: every session)."""
 
+    def __init__(self, db: Connection, session_ids: Sequence[str] | None) -> None:
+        self.db = db
+        self.session_ids = session_ids
+        self.where, self.params = _scope(session_ids)
+        self._windows: dict[str, tuple[str, int]] = {}
 
-def search(
-    db: Connection,
-    kind: str,
-    query: str,
-    session_ids: Sequence[str] | None,
-    limit: int,
-    recency: bool,
-    any_word: bool = False,
-) -> list[Hit]:
-    """Up to ``limit`` hits of ``kind`` for ``query`` (see ``store.search.search``)."""
-    table, order, config = _TABLES[kind]
-    where, params = _scope(session_ids)
-    text = query.strip()
-    hits: dict[int, Hit] = {}
+    def _window(self, table: str) -> tuple[str, int]:
+        if table not in self._windows:  # once a search: both word rounds look at one window
+            self._windows[table] = _window(self.db, table, self.session_ids)
+        return self._windows[table]
 
-    def run(sql: str, args: list[object]) -> None:
-        for row in db.execute(sql, args):
-            if row[0] not in hits and len(hits) < limit:
-                hits[row[0]] = Hit(kind, row[0], row[1], row[2], row[3])
-
-    words = list(dict.fromkeys(WORD.findall(text)))
-    if kind == "message":
-        words = query_words(text) or words
-    cjk = CJK.search(text) is not None
-    if words and not cjk:
-        rounds = [" | ".join(words)]
-        if not any_word and len(words) > 1:
-            rounds.insert(0, " & ".join(words))
-        window = _window(db, table, session_ids)
-        for match in rounds:
-            if len(hits) >= limit:
+    def _ranked(self, kind: str, match: str, limit: int, recency: bool) -> list[int]:
+        """Ids of up to ``limit`` rows of ``kind`` matching the tsquery ``match``, best
+        first (latest first with ``recency``): within the latest rows of the scope (see
+        :func:`_window`), then, if those are not enough, among all."""
+        table, _, config = _TABLES[kind]
+        ranking = "id DESC" if recency else "ts_rank(words, q) DESC, id DESC"
+        column, start = self._window(table)
+        found: list[int] = []
+        for floor in (start, None):
+            if floor is not None and floor <= 0:
+                continue
+            bound = f" AND t.{column} > ?" if floor is not None else ""
+            rows = self.db.execute(
+                "SELECT id FROM ("
+                f" SELECT t.id, t.words FROM {table} t"
+                f" WHERE t.words @@ to_tsquery('{config}', ?){bound}{self.where}"
+                f" ORDER BY t.id DESC LIMIT {RANK_WINDOW}) m,"
+                f" to_tsquery('{config}', ?) q ORDER BY {ranking} LIMIT ?",
+                [match, *([floor] if floor is not None else []), *self.params, match, limit],
+            )
+            found += [row[0] for row in rows if row[0] not in found]
+            if len(found) >= limit:
                 break
-            # the earlier round's hits rank among these too: asking for ``limit`` leaves room
-            ids = _ranked(db, table, config, match, session_ids, limit, recency, window)
-            ids = [i for i in ids if i not in hits][: limit - len(hits)]
-            if ids:
-                rows = {
-                    row[0]: row
-                    for row in db.execute(
-                        f"SELECT id, session_id, text, {order} FROM {table} WHERE id = ANY(?)",
-                        [ids],
-                    )
-                }
-                for i in ids:
-                    row = rows[i]
-                    hits[i] = Hit(kind, row[0], row[1], row[2], row[3])
-    function_words_only = kind == "message" and not query_words(text)
-    if len(hits) < limit and text and (cjk or not words or function_words_only):
+        return found[:limit]
+
+    def word_query(self, words: Sequence[str], every: bool) -> str:
+        return (" & " if every else " | ").join(words)
+
+    def word_round(self, kind: str, match: str, hits: Hits, recency: bool) -> Iterable[Row]:
+        table, order, _ = _TABLES[kind]
+        # the earlier round's hits rank among these too: asking for ``limit`` leaves room
+        ids = self._ranked(kind, match, hits.limit, recency)
+        ids = [i for i in ids if i not in hits][: hits.room]
+        if not ids:
+            return []
+        rows = {
+            row[0]: row
+            for row in self.db.execute(
+                f"SELECT id, session_id, text, {order} FROM {table} WHERE id = ANY(?)", [ids]
+            )
+        }
+        return [rows[i] for i in ids]
+
+    def substring_round(
+        self, kind: str, text: str, words: Sequence[str], hits: Hits, recency: bool
+    ) -> Iterable[Row]:
+        cjk = CJK.search(text) is not None
+        function_words_only = kind == "message" and not query_words(text)
+        if not (cjk or not words or function_words_only):
+            return []  # the word rounds have searched it
         # substrings: CJK text (the trigram index holds the rows with such text), queries
         # with no word, and queries of function words alone (the dictionary drops them)
+        table, order, _ = _TABLES[kind]
         only_cjk = " AND t.cjk = 1" if cjk and kind == "message" else ""
-        run(
+        return self.db.execute(
             f"SELECT t.id, t.session_id, t.text, t.{order} FROM {table} t"
-            f" WHERE t.text LIKE ? ESCAPE '\\'{only_cjk}{where} ORDER BY t.{order} DESC LIMIT ?",
-            [like_pattern(text), *params, limit],
+            f" WHERE t.text LIKE ? ESCAPE '\\'{only_cjk}{self.where}"
+            f" ORDER BY t.{order} DESC LIMIT ?",
+            [like_pattern(text), *self.params, hits.limit],
         )
-    return list(hits.values())
 
-
-def ranked_messages(
-    db: Connection, session_ids: Sequence[str] | None, query: str, limit: int
-) -> list[int]:
-    """Ids of the messages most relevant to ``query`` (natural language), best first."""
-    words = query_words(query)
-    if not words:
-        return []
-    window = _window(db, "messages", session_ids)
-    match = " | ".join(words)
-    return _ranked(db, "messages", "english", match, session_ids, limit, False, window)
+    def ranked(self, words: Sequence[str], limit: int) -> list[int]:
+        return self._ranked("message", self.word_query(words, every=False), limit, False)
