@@ -32,6 +32,21 @@ def test_the_file_comes_from_hermes_home(tmp_path: Path) -> None:
     assert config.path == tmp_path / "config.yaml"
 
 
+def test_one_rule_for_the_home_wherever_it_is_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hermes_core.config import HermesConfig, hermes_home
+    from hermes_core.sources.hermes.shims import get_hermes_home
+
+    default = Path.home() / ".hermes"
+    assert hermes_home({}) == default == HermesConfig().home
+    assert hermes_home({"HERMES_HOME": ""}) == default  # empty means unset, as in Hermes
+    monkeypatch.setenv("HERMES_HOME", str(tmp_path))
+    assert hermes_home() == tmp_path == get_hermes_home()  # no host bound: the process's
+    assert HermesConfig().home == default  # a config's home follows its own env (empty)
+    assert load_config(env={"HERMES_HOME": str(tmp_path / "x")}).home == tmp_path / "x"
+
+
 def test_hermes_config_beats_hermes_home_and_an_explicit_path_beats_both(tmp_path: Path) -> None:
     write(tmp_path / "home" / "config.yaml", "context: {engine: from-home}\n")
     env_file = write(tmp_path / "env.yaml", "context: {engine: from-env}\n")

@@ -1,7 +1,8 @@
 """Configuration: where ``config.yaml`` is found, how it is checked, what it selects."""
 
 from hermes_core.config.checks import is_bool, is_fraction, is_number, seconds, whole_number
-from hermes_core.config.loader import hermes_home, load_config
+from hermes_core.config.home import hermes_home
+from hermes_core.config.loader import load_config
 from hermes_core.config.model import EngineChoice, HermesConfig
 from hermes_core.config.rules import KeyRule, defaults_of
 from hermes_core.config.schema import KEYS

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from hermes_core.config.home import hermes_home
 from hermes_core.config.model import HermesConfig
 from hermes_core.config.schema import (
     HERMES_AGENT_SECTIONS,
@@ -25,13 +26,6 @@ from hermes_core.log import logger
 __all__ = ["hermes_home", "load_config"]
 
 _TRUE = {"1", "true", "yes", "on"}
-
-
-def hermes_home(env: Mapping[str, str] | None = None) -> Path:
-    """``$HERMES_HOME``, defaulting to ``~/.hermes``."""
-    env = os.environ if env is None else env
-    value = env.get("HERMES_HOME")
-    return Path(value).expanduser() if value else Path("~/.hermes").expanduser()
 
 
 def _locate(path: str | os.PathLike[str] | None, env: Mapping[str, str]) -> tuple[Path, bool]:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from hermes_core.config.home import hermes_home
 from hermes_core.config.schema import SECTIONS, iter_present, rule_for
 from hermes_core.config.yaml_source import line_of
 from hermes_core.errors import ConfigProblem
@@ -35,7 +36,7 @@ class HermesConfig:
 
     data: Mapping[str, Any] = field(default_factory=dict)
     path: Path | None = None
-    home: Path = field(default_factory=lambda: Path("~/.hermes").expanduser())
+    home: Path = field(default_factory=lambda: hermes_home({}))  # as ``env`` says: empty
     env: Mapping[str, str] = field(default_factory=dict)
     strict: bool = False
     problems: tuple[ConfigProblem, ...] = ()

@@ -24,7 +24,6 @@ import importlib.abc
 import importlib.machinery
 import importlib.metadata
 import importlib.util
-import os
 import sys
 import threading
 import weakref
@@ -35,6 +34,7 @@ from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any
 
+from hermes_core.config.home import hermes_home
 from hermes_core.llm import LLM, AuxiliaryLLMConfig
 from hermes_core.sources.hermes.hermes_abc import HermesContextEngine
 
@@ -119,8 +119,7 @@ def get_hermes_home() -> Path:
     home = _home.get() if _bound.get() else _sole(1)[1]
     if home is not None:
         return Path(home)
-    value = os.environ.get("HERMES_HOME")
-    return Path(value).expanduser() if value else Path("~/.hermes").expanduser()
+    return hermes_home()
 
 
 def _response(text: str, usage: Mapping[str, Any], model: str) -> SimpleNamespace:
