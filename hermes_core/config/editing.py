@@ -50,63 +50,91 @@ def _find(mapping: yaml.MappingNode, key: str) -> tuple[yaml.Node, yaml.Node] | 
 _NULL_LINE = re.compile(r"[ \t]*(~|null|Null|NULL)?[ \t]*(#.*)?")
 
 
-def _edit(text: str, name: str, newline: str) -> str:
+def _compose_top(text: str) -> yaml.MappingNode | None:
+    """The file's top-level mapping (None for an empty file), or why it cannot be edited."""
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as exc:
         raise ConfigEditError(f"it is not valid YAML ({exc}); fix the file first") from None
-    value_text = _scalar(name, None)
-    # a file without a context section gets one at its end
-    appended = (
-        text
-        + (newline if text and not text.endswith(("\n", "\r")) else "")
-        + f"context:{newline}  engine: {value_text}{newline}"
-    )
     if root is None:
-        return appended
+        return None
     if not isinstance(root, yaml.MappingNode) or root.flow_style:
         raise ConfigEditError("its top level is not a block mapping of sections")
-    pair = _find(root, "context")
-    if pair is None:
-        return appended
-    key, context = pair
-    if context.start_mark.index < key.end_mark.index:
-        raise ConfigEditError("'context' is an alias of another node, which the edit would change")
-    if isinstance(context, yaml.ScalarNode) and context.tag == "tag:yaml.org,2002:null":
-        rest = text[key.end_mark.index :].split("\n", 1)
-        line = rest[0].rstrip("\r")
-        match = _NULL_LINE.fullmatch(line[1:]) if line.startswith(":") else None
-        if match is None:
-            raise ConfigEditError("'context:' has a value on its line that is not plain null")
-        if match.group(1) is not None:  # "context: ~": the null goes, a comment stays
-            line = (line[: 1 + match.start(1)] + line[1 + match.end(1) :]).rstrip()
-        indent = " " * (key.start_mark.column + 2)
-        new_line = f"{line}{newline}{indent}engine: {value_text}"
-        end = key.end_mark.index + len(rest[0].rstrip("\r"))
-        return text[: key.end_mark.index] + new_line + text[end:]
-    if not isinstance(context, yaml.MappingNode):
-        raise ConfigEditError("'context' is not a mapping")
-    engine = _find(context, "engine")
-    if engine is not None:
-        _, value = engine
-        if value.start_mark.index < context.start_mark.index:
-            raise ConfigEditError("'context.engine' is an alias of another node")
-        if not isinstance(value, yaml.ScalarNode) or value.style not in (None, "'", '"'):
-            raise ConfigEditError("'context.engine' is not a one-line scalar")
-        start, end = value.start_mark.index, value.end_mark.index
-        return text[:start] + _scalar(name, value.style) + text[end:]
-    if context.flow_style:
-        brace = context.start_mark.index
-        if not context.value:
-            end = context.end_mark.index
-            return text[:brace] + "{engine: " + value_text + "}" + text[end:]
-        return text[: brace + 1] + "engine: " + value_text + ", " + text[brace + 1 :]
+    return root
+
+
+def _append_context(text: str, value_text: str, newline: str) -> str:
+    """A file without a context section gets one at its end."""
+    separator = newline if text and not text.endswith(("\n", "\r")) else ""
+    return f"{text}{separator}context:{newline}  engine: {value_text}{newline}"
+
+
+def _fill_null_context(text: str, key: yaml.Node, value_text: str, newline: str) -> str:
+    """``context:`` (or ``context: ~``) with nothing under it: an ``engine`` line goes under
+    it; the null goes, a comment on the line stays."""
+    rest = text[key.end_mark.index :].split("\n", 1)
+    line = rest[0].rstrip("\r")
+    match = _NULL_LINE.fullmatch(line[1:]) if line.startswith(":") else None
+    if match is None:
+        raise ConfigEditError("'context:' has a value on its line that is not plain null")
+    if match.group(1) is not None:
+        line = (line[: 1 + match.start(1)] + line[1 + match.end(1) :]).rstrip()
+    indent = " " * (key.start_mark.column + 2)
+    end = key.end_mark.index + len(rest[0].rstrip("\r"))
+    return f"{text[: key.end_mark.index]}{line}{newline}{indent}engine: {value_text}{text[end:]}"
+
+
+def _replace_engine(text: str, context: yaml.MappingNode, value: yaml.Node, name: str) -> str:
+    """The text of ``context.engine``'s value replaced, in the value's own quoting style."""
+    if value.start_mark.index < context.start_mark.index:
+        raise ConfigEditError("'context.engine' is an alias of another node")
+    if not isinstance(value, yaml.ScalarNode) or value.style not in (None, "'", '"'):
+        raise ConfigEditError("'context.engine' is not a one-line scalar")
+    start, end = value.start_mark.index, value.end_mark.index
+    return text[:start] + _scalar(name, value.style) + text[end:]
+
+
+def _insert_in_flow(text: str, context: yaml.MappingNode, value_text: str) -> str:
+    """``context: {...}``: ``engine`` becomes its first entry."""
+    brace = context.start_mark.index
+    if not context.value:
+        return text[:brace] + "{engine: " + value_text + "}" + text[context.end_mark.index :]
+    return text[: brace + 1] + "engine: " + value_text + ", " + text[brace + 1 :]
+
+
+def _insert_in_block(text: str, context: yaml.MappingNode, value_text: str, newline: str) -> str:
+    """A block ``context`` mapping: an ``engine`` line goes before its first key, indented
+    as that key is."""
     first_key = context.value[0][0]
     line_start = first_key.start_mark.index - first_key.start_mark.column
     if text[line_start : first_key.start_mark.index].strip():
         raise ConfigEditError("'context' starts on a line shared with other text")
     indent = " " * first_key.start_mark.column
     return text[:line_start] + f"{indent}engine: {value_text}{newline}" + text[line_start:]
+
+
+def _edit(text: str, name: str, newline: str) -> str:
+    """``text`` with ``context.engine`` spliced in as ``name``: one step per shape the
+    ``context`` section can have (missing, null, a mapping with or without ``engine``,
+    in block or flow style)."""
+    root = _compose_top(text)
+    value_text = _scalar(name, None)
+    pair = _find(root, "context") if root is not None else None
+    if pair is None:
+        return _append_context(text, value_text, newline)
+    key, context = pair
+    if context.start_mark.index < key.end_mark.index:
+        raise ConfigEditError("'context' is an alias of another node, which the edit would change")
+    if isinstance(context, yaml.ScalarNode) and context.tag == "tag:yaml.org,2002:null":
+        return _fill_null_context(text, key, value_text, newline)
+    if not isinstance(context, yaml.MappingNode):
+        raise ConfigEditError("'context' is not a mapping")
+    engine = _find(context, "engine")
+    if engine is not None:
+        return _replace_engine(text, context, engine[1], name)
+    if context.flow_style:
+        return _insert_in_flow(text, context, value_text)
+    return _insert_in_block(text, context, value_text, newline)
 
 
 def _without_engine(data: Any) -> Any:
