@@ -13,8 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from hermes_core import ContextHost, validate_messages
-from hermes_core.tokens import estimate_tokens
+from hermes_core import ContextHost, estimate_tokens, validate_messages
 
 SYSTEM = {"role": "system", "content": "You are a careful coding agent."}
 LOCAL_TOOLS = [{"name": "read_file", "parameters": {"type": "object", "properties": {}}}]

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from hermes_core import sanitize_tool_pairs
-from hermes_core.messages import role_of
+from hermes_core import role_of, sanitize_tool_pairs
 
 __all__ = ["SUMMARY_END", "SUMMARY_PREFIX", "assemble", "split_summary"]
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hermes_compressor.settings import CompressorSettings
-from hermes_core.messages import role_of
+from hermes_core import role_of
 
 __all__ = ["Boundaries", "find_boundaries", "is_summary"]
 

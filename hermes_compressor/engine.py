@@ -19,13 +19,25 @@ from hermes_compressor.pruning import prune
 from hermes_compressor.settings import CompressorSettings
 from hermes_compressor.summary_prompt import build_prompt
 from hermes_compressor.thrash import ThrashBreaker
-from hermes_core import ContextEngine, HermesConfig, Message, sanitize_tool_pairs
-from hermes_core.llm import LLM, FailureCooldown, LLMAuthError, LLMNetworkError, LLMQuotaError
-from hermes_core.log import logger
-from hermes_core.signatures import accepted_keywords
-from hermes_core.tokens import CHARS_PER_TOKEN, estimate_message_tokens
+from hermes_core import (
+    CHARS_PER_TOKEN,
+    LLM,
+    ContextEngine,
+    FailureCooldown,
+    HermesConfig,
+    LLMAuthError,
+    LLMNetworkError,
+    LLMQuotaError,
+    Message,
+    accepted_keywords,
+    estimate_message_tokens,
+    get_logger,
+    sanitize_tool_pairs,
+)
 
 __all__ = ["SUMMARY_PREFIX", "CompressorEngine"]
+
+logger = get_logger("hermes_core.engines.compressor")
 
 _ABORTING = (LLMAuthError, LLMQuotaError, LLMNetworkError)
 _SUMMARY_TOKENS = (256, 4_000)

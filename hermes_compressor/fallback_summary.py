@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hermes_compressor.pruning import descriptor
-from hermes_core.messages import render_turns, text_of
+from hermes_core import render_turns, text_of
 
 __all__ = ["MAX_FALLBACK_CHARS", "fallback_summary"]
 

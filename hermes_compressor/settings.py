@@ -6,14 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from hermes_core.config import (
-    HermesConfig,
-    KeyRule,
-    is_bool,
-    is_fraction,
-    read_section,
-    whole_number,
-)
+from hermes_core import HermesConfig, KeyRule, is_bool, is_fraction, read_section, whole_number
 
 __all__ = ["RULES", "CompressorSettings"]
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from hermes_core.messages import render_turns
-from hermes_core.redaction import redact
+from hermes_core import redact, render_turns
 
 __all__ = ["SECTIONS", "build_prompt"]
 

@@ -1,11 +1,31 @@
 """hermes-context: the plugin host for the context engines of LLM agents.
 
-The public API is re-exported here; submodules starting with ``_`` are private.
+The public API is this package's ``__all__``, and ``hermes_core.testing``
+(the contract kit, which needs pytest). Import every name from here
+(``from hermes_core import ContextHost, estimate_tokens``): the module a name
+lives in is an implementation detail, and may move. ``_version`` and names
+starting with ``_`` are private.
 """
 
+from typing import TYPE_CHECKING
+
 from hermes_core._version import __version__
-from hermes_core.config import HermesConfig, load_config
-from hermes_core.discovery import discover
+from hermes_core.config import (
+    EngineChoice,
+    HermesConfig,
+    KeyRule,
+    check_section,
+    hermes_home,
+    is_bool,
+    is_fraction,
+    is_number,
+    load_config,
+    read_section,
+    report_problems,
+    seconds,
+    whole_number,
+)
+from hermes_core.discovery import default_sources, discover
 from hermes_core.engine import ContextEngine, Message
 from hermes_core.errors import (
     ConfigError,
@@ -18,9 +38,40 @@ from hermes_core.errors import (
     EngineValidationError,
     HermesError,
 )
+from hermes_core.hookspecs import (
+    ENGINE_HOOKS,
+    HOST_OFFERED_KEYWORDS,
+    HOST_REQUIRED_ARGUMENTS,
+    EngineRegistration,
+)
 from hermes_core.host import ContextHost
+from hermes_core.host.counters import HostCounters
+from hermes_core.llm import (
+    LLM,
+    AuxiliaryLLMConfig,
+    Completion,
+    FailureCooldown,
+    LLMAuthError,
+    LLMError,
+    LLMNetworkError,
+    LLMQuotaError,
+    LLMResponseError,
+)
+from hermes_core.log import LOGGER_NAME, EventLogger, event_fields, get_logger
 from hermes_core.markers import hookimpl, hookspec
-from hermes_core.messages import MessageProblem, sanitize_tool_pairs, validate_messages
+from hermes_core.messages import (
+    MAX_NESTING,
+    ROLES,
+    MessageProblem,
+    copy_message,
+    copy_messages,
+    render_turns,
+    role_of,
+    sanitize_tool_pairs,
+    text_of,
+    validate_messages,
+)
+from hermes_core.redaction import REDACTED, redact
 from hermes_core.registry import (
     Activation,
     EngineRecord,
@@ -29,40 +80,108 @@ from hermes_core.registry import (
     EngineStatus,
     activate,
 )
+from hermes_core.signatures import accepted_keywords
 from hermes_core.sources.entry_points import ENGINE_GROUP, PLUGIN_GROUP
 from hermes_core.sources.general_plugins import PluginContext
+from hermes_core.sources.source import DiscoveryContext, Source
 from hermes_core.thresholds import resolve_model_threshold
+from hermes_core.tokens import (
+    CHARS_PER_TOKEN,
+    estimate_message_tokens,
+    estimate_text_tokens,
+    estimate_tokens,
+)
+
+if TYPE_CHECKING:  # at run time the HTTP client (and httpx) load on first use, below
+    from hermes_core.llm.client import ChatClient, ChatResult
 
 __all__ = [
+    "CHARS_PER_TOKEN",
     "ENGINE_GROUP",
+    "ENGINE_HOOKS",
+    "HOST_OFFERED_KEYWORDS",
+    "HOST_REQUIRED_ARGUMENTS",
+    "LLM",
+    "LOGGER_NAME",
+    "MAX_NESTING",
     "PLUGIN_GROUP",
+    "REDACTED",
+    "ROLES",
     "Activation",
+    "AuxiliaryLLMConfig",
+    "ChatClient",
+    "ChatResult",
+    "Completion",
     "ConfigError",
     "ConfigProblem",
     "ContextEngine",
     "ContextHost",
+    "DiscoveryContext",
+    "EngineChoice",
     "EngineError",
     "EngineIncompatibleError",
     "EngineLoadError",
     "EngineNeedsHermesError",
     "EngineNotFoundError",
     "EngineRecord",
+    "EngineRegistration",
     "EngineRegistry",
     "EngineSource",
     "EngineStatus",
     "EngineValidationError",
+    "EventLogger",
+    "FailureCooldown",
     "HermesConfig",
     "HermesError",
+    "HostCounters",
+    "KeyRule",
+    "LLMAuthError",
+    "LLMError",
+    "LLMNetworkError",
+    "LLMQuotaError",
+    "LLMResponseError",
     "Message",
     "MessageProblem",
     "PluginContext",
+    "Source",
     "__version__",
+    "accepted_keywords",
     "activate",
+    "check_section",
+    "copy_message",
+    "copy_messages",
+    "default_sources",
     "discover",
+    "estimate_message_tokens",
+    "estimate_text_tokens",
+    "estimate_tokens",
+    "event_fields",
+    "get_logger",
+    "hermes_home",
     "hookimpl",
     "hookspec",
+    "is_bool",
+    "is_fraction",
+    "is_number",
     "load_config",
+    "read_section",
+    "redact",
+    "render_turns",
+    "report_problems",
     "resolve_model_threshold",
+    "role_of",
     "sanitize_tool_pairs",
+    "seconds",
+    "text_of",
     "validate_messages",
+    "whole_number",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # The HTTP client imports httpx; it loads when an engine or embedder first asks for it.
+    if name in ("ChatClient", "ChatResult"):
+        from hermes_core.llm import client
+
+        return getattr(client, name)
+    raise AttributeError(f"module 'hermes_core' has no attribute {name!r}")

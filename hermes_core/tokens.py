@@ -91,7 +91,7 @@ def estimate_text_tokens(text: str) -> int:
 def estimate_message_tokens(message: Any) -> int:
     """Tokens of one message: its text, content parts and tool-call envelopes, chars / 4 rounded up.
 
-    Image parts count a flat :data:`IMAGE_TOKENS`.
+    Image parts count a flat ``IMAGE_TOKENS`` (765).
     """
     if not isinstance(message, dict):
         return MESSAGE_OVERHEAD

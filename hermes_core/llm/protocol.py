@@ -15,7 +15,7 @@ __all__ = ["LLM", "Completion"]
 
 
 class Completion(Protocol):
-    """What :meth:`LLM.complete` returns: at least the answer's text."""
+    """What ``LLM.complete`` returns: at least the answer's text."""
 
     @property
     def text(self) -> str: ...

@@ -8,24 +8,56 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from hermes_core.testing.conversations import sample_conversation
+from hermes_core.testing.conversations import (
+    SAMPLE_FACT,
+    agent_turn,
+    assistant_calls,
+    coding_session,
+    reply,
+    sample_conversation,
+    tool_call,
+    tool_result,
+    user,
+)
 from hermes_core.testing.distributions import write_distribution
 from hermes_core.testing.engine_source import engine_module_source
 from hermes_core.testing.events import EventCapture, capture_events
 from hermes_core.testing.hosts import host_for
+from hermes_core.testing.rules import (
+    RULES,
+    ContractRule,
+    ContractSubject,
+    ContractViolation,
+    RuleOutcome,
+    check_contract,
+)
 from hermes_core.testing.site import TemporarySite
 
 if TYPE_CHECKING:
     from hermes_core.testing.contract import ContextEngineContract
 
 __all__ = [
+    "RULES",
+    "SAMPLE_FACT",
     "ContextEngineContract",
+    "ContractRule",
+    "ContractSubject",
+    "ContractViolation",
     "EventCapture",
+    "RuleOutcome",
     "TemporarySite",
+    "agent_turn",
+    "assistant_calls",
     "capture_events",
+    "check_contract",
+    "coding_session",
     "engine_module_source",
     "host_for",
+    "reply",
     "sample_conversation",
+    "tool_call",
+    "tool_result",
+    "user",
     "write_distribution",
 ]
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from hermes_core.config import load_config
+from hermes_core import load_config
 
 __all__ = ["command"]
 

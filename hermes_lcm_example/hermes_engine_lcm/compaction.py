@@ -12,9 +12,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hermes_core.llm import LLM, FailureCooldown
-from hermes_core.log import logger
-from hermes_core.tokens import estimate_message_tokens
+from hermes_core import LLM, FailureCooldown, estimate_message_tokens, get_logger
 from hermes_engine_lcm.render import render_turns
 from hermes_engine_lcm.settings import LCMSettings
 from hermes_engine_lcm.store.connection import Connection, StoreDatabase
@@ -31,6 +29,8 @@ from hermes_engine_lcm.store.records import MessageMeta, message_meta
 from hermes_engine_lcm.summarizer import summarize
 
 __all__ = ["CompactionReport", "compact", "fresh_tail"]
+
+logger = get_logger("hermes_core.engines.lcm")
 
 #: Leaf chunks smaller than this are not worth a summary.
 MIN_LEAF_TOKENS = 128

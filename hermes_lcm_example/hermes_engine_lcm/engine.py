@@ -11,11 +11,18 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from hermes_core import ContextEngine, HermesConfig, Message
-from hermes_core.config import hermes_home as default_home
-from hermes_core.llm import LLM, FailureCooldown
-from hermes_core.messages import copy_messages, role_of, text_of
-from hermes_core.tokens import estimate_tokens
+from hermes_core import (
+    LLM,
+    ContextEngine,
+    FailureCooldown,
+    HermesConfig,
+    Message,
+    copy_messages,
+    estimate_tokens,
+    role_of,
+    text_of,
+)
+from hermes_core import hermes_home as default_home
 from hermes_engine_lcm import tools
 from hermes_engine_lcm.compaction import compact
 from hermes_engine_lcm.render import SUMMARY_PREFIX, is_lcm_summary

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from hermes_core.messages import render_turns as render_messages
+from hermes_core import render_turns as render_messages
 from hermes_engine_lcm.store.messages import storable_text
 from hermes_engine_lcm.store.nodes import SummaryRow
 

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from hermes_core.tokens import estimate_message_tokens, estimate_tokens
+from hermes_core import estimate_message_tokens, estimate_tokens
 from hermes_engine_lcm.render import summary_message
 from hermes_engine_lcm.store.cache import MessageCache
 from hermes_engine_lcm.store.connection import Connection

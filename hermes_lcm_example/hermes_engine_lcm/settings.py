@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hermes_core import HermesConfig
-from hermes_core.config import (
+from hermes_core import (
+    HermesConfig,
     KeyRule,
     is_bool,
     is_fraction,

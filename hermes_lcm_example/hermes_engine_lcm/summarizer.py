@@ -10,12 +10,19 @@ too), the deterministic level is used directly.
 
 from __future__ import annotations
 
-from hermes_core.llm import LLM, FailureCooldown, LLMError
-from hermes_core.log import logger
-from hermes_core.signatures import accepted_keywords
-from hermes_core.tokens import CHARS_PER_TOKEN, estimate_text_tokens
+from hermes_core import (
+    CHARS_PER_TOKEN,
+    LLM,
+    FailureCooldown,
+    LLMError,
+    accepted_keywords,
+    estimate_text_tokens,
+    get_logger,
+)
 
 __all__ = ["TRUNCATED_TOKENS", "summarize"]
+
+logger = get_logger("hermes_core.engines.lcm")
 
 TRUNCATED_TOKENS = 512
 _DETAILED = (

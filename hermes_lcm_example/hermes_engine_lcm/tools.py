@@ -6,8 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from hermes_core.messages import text_of
-from hermes_core.tokens import CHARS_PER_TOKEN
+from hermes_core import CHARS_PER_TOKEN, text_of
 from hermes_engine_lcm.store.connection import Connection
 from hermes_engine_lcm.store.nodes import (
     active_items,

@@ -19,12 +19,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from hermes_core.log import logger
+from hermes_core import get_logger
 from hermes_engine_lcm.store.connection import SQLiteConnection
 from hermes_engine_lcm.store.fingerprints import ensure_scheme
 from hermes_engine_lcm.store.schema import CORE_MIGRATIONS, FTS_MIGRATIONS
 
 __all__ = ["Database", "StorePathError", "fts5_available"]
+
+logger = get_logger("hermes_core.engines.lcm")
 
 BUSY_TIMEOUT_MS = 30_000
 CACHE_KIB = 16_384

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import json
 
-from hermes_core.log import logger
+from hermes_core import get_logger
 from hermes_engine_lcm.store.connection import Connection
 from hermes_engine_lcm.store.messages import fingerprint
 
 __all__ = ["SCHEME", "ensure_scheme"]
+
+logger = get_logger("hermes_core.engines.lcm")
 
 #: The scheme of :func:`~hermes_engine_lcm.store.messages.fingerprint`.
 SCHEME = "provider-view-1"

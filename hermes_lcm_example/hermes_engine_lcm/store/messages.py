@@ -19,9 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from hermes_core.log import logger
-from hermes_core.messages import ROLES, text_of
-from hermes_core.tokens import estimate_message_tokens
+from hermes_core import ROLES, estimate_message_tokens, get_logger, text_of
 from hermes_engine_lcm.store.connection import Connection
 from hermes_engine_lcm.store.search_rules import has_cjk
 
@@ -34,6 +32,8 @@ __all__ = [
     "remember_handed",
     "searchable_text",
 ]
+
+logger = get_logger("hermes_core.engines.lcm")
 
 #: How many stored messages an alignment compares at most.
 OVERLAP = 64

@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from hermes_core.log import logger
+from hermes_core import get_logger
 from hermes_engine_lcm.settings import LCMSettings
 from hermes_engine_lcm.store.connection import StoreDatabase
 from hermes_engine_lcm.store.database import Database
 
 __all__ = ["MissingDriverError", "open_store"]
+
+logger = get_logger("hermes_core.engines.lcm")
 
 
 class MissingDriverError(RuntimeError):

@@ -37,8 +37,8 @@ import psycopg
 from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from hermes_core.log import logger
-from hermes_core.redaction import redact as redact_text
+from hermes_core import get_logger
+from hermes_core import redact as redact_text
 from hermes_engine_lcm.store.fingerprints import ensure_scheme
 from hermes_engine_lcm.store.postgres.connection import PostgresConnection
 from hermes_engine_lcm.store.postgres.health import Breaker, StoreUnavailable
@@ -59,6 +59,8 @@ __all__ = [
     "has_password",
     "redact",
 ]
+
+logger = get_logger("hermes_core.engines.lcm")
 
 #: The advisory-lock class ids of the store ("LCMS", "LCMM" in ASCII).
 LOCK_SESSION = 0x4C434D53

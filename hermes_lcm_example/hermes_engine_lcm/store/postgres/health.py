@@ -15,9 +15,11 @@ import threading
 import time
 from collections.abc import Callable
 
-from hermes_core.log import logger
+from hermes_core import get_logger
 
 __all__ = ["Breaker", "StoreUnavailable"]
+
+logger = get_logger("hermes_core.engines.lcm")
 
 
 class StoreUnavailable(RuntimeError):
