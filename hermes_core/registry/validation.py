@@ -1,11 +1,16 @@
 """Checking an engine against the hookspecs before it is used.
 
-One check per spec-named method, read from the spec's signature
-(:mod:`hermes_core.hookspecs`): every parameter the method requires must be a
-parameter of the spec (positional or keyword-only alike; pluggy's own
-registration check covers positional ones only), and the method must accept
-the arguments the host always passes, in the host's order. The result is an
-:class:`~hermes_core.EngineValidationError` naming the method and the argument.
+One check per spec-named method, read from the hook's declaration
+(:data:`hermes_core.hookspecs.HOOKS`): every parameter the method requires must
+be a parameter of the spec (positional or keyword-only alike), and the method
+must accept the arguments the host always passes, in the host's order. The
+result is an :class:`~hermes_core.EngineValidationError` naming the method and
+the argument.
+
+Not pluggy's check: engines mark nothing, so a plugin manager sees none of
+their methods, and pluggy's check, even when made to see them, lets through a
+method that cannot take what the host passes and an unknown keyword-only
+parameter, and names the plugin by its ``id()`` (``bench_validation.py``).
 """
 
 from __future__ import annotations
