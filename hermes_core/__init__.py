@@ -38,8 +38,10 @@ from hermes_core.errors import (
     EngineValidationError,
     HermesError,
 )
+from hermes_core.hook_record import Hook
 from hermes_core.hookspecs import (
     ENGINE_HOOKS,
+    HOOKS,
     HOST_OFFERED_KEYWORDS,
     HOST_REQUIRED_ARGUMENTS,
     EngineRegistration,
@@ -99,6 +101,7 @@ __all__ = [
     "CHARS_PER_TOKEN",
     "ENGINE_GROUP",
     "ENGINE_HOOKS",
+    "HOOKS",
     "HOST_OFFERED_KEYWORDS",
     "HOST_REQUIRED_ARGUMENTS",
     "LLM",
@@ -133,6 +136,7 @@ __all__ = [
     "FailureCooldown",
     "HermesConfig",
     "HermesError",
+    "Hook",
     "HostCounters",
     "KeyRule",
     "LLMAuthError",

@@ -3,40 +3,46 @@
 Two namespaces live here:
 
 * :class:`ContextEngineSpec` mirrors :class:`~hermes_core.ContextEngine`, one
-  hook per method, with the same names and argument names. Engine authors
-  subclass the ABC and do not decorate anything: when an engine is activated,
-  the host registers it with a pluggy plugin manager that knows these specs,
-  so pluggy checks each method's signature against them. A method whose
-  required parameter is not a parameter of the spec, or that cannot accept an
-  argument the host always passes, rejects the engine.
+  hook per method, with the same names and argument names. Each is declared
+  once, by :func:`~hermes_core.hook_record.engine_hook`: its signature and
+  docstring here, and beside them the host method that calls it, how that
+  call is bounded, what the caller gets when the engine fails, and how Hermes
+  Agent 0.19 calls it (:data:`HOOKS`). Adding a hook means adding its spec
+  here and its default to :class:`~hermes_core.ContextEngine`.
 
-  The specs are the one declaration of the contract. A parameter without a
-  default is one the host always passes, by position
+  A parameter without a default is one the host always passes, by position
   (:data:`HOST_REQUIRED_ARGUMENTS`); a parameter with a default is passed by
   keyword, and only when the engine's method accepts it by name or through
   ``**kwargs`` (:data:`HOST_OFFERED_KEYWORDS`). So an engine written for the
   three-argument ``compress(messages, current_tokens, focus_topic)`` keeps
-  working when the host learns to pass ``force``. The host, the validator and
-  the contract tests read these tables; adding a hook means adding its spec
-  here and its default to :class:`~hermes_core.ContextEngine`.
+  working when the host learns to pass ``force``.
 
-  The host calls engine hooks as bound methods, one engine at a time, never
-  through pluggy's hook loop, so the specs carry no ``firstresult``.
+  Engine authors subclass the ABC and decorate nothing, so pluggy never sees
+  an engine's methods: hermes-context checks them against these signatures
+  itself (``registry.validation``), because pluggy's check, even when told to
+  take every spec-named method as an implementation, accepts methods that
+  cannot take what the host passes and costs four times as much
+  (``benchmarks/bench_validation.py``). The host calls engine hooks as bound
+  methods, one engine at a time, never through pluggy's hook loop, so the
+  specs carry no ``firstresult``.
 
 * :class:`PluginSpec` holds the hooks of *general plugins* (entry-point group
-  ``hermes.plugins``), which may register engines.
+  ``hermes.plugins``), which may register engines and observe passes. These
+  pluggy does validate: general plugins are registered with a plugin manager
+  that knows the specs.
 """
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 from typing import Any
 
+from hermes_core.hook_record import BOUNDED, INLINE, PASS, Hook, engine_hook
 from hermes_core.markers import hookspec
 
 __all__ = [
     "ENGINE_HOOKS",
+    "HOOKS",
     "HOST_OFFERED_KEYWORDS",
     "HOST_REQUIRED_ARGUMENTS",
     "ContextEngineSpec",
@@ -51,7 +57,13 @@ EngineRegistration = Any
 class ContextEngineSpec:
     """The context-engine interface as pluggy hookspecs (see the module docstring)."""
 
-    @hookspec
+    @engine_hook(
+        host="record_usage",
+        call=INLINE,
+        fallback="nothing (the failure is counted)",
+        hermes="after every provider response",
+        required=True,
+    )
     def update_from_response(self, usage: dict[str, Any]) -> None:
         """After every provider response, with its usage (always: ``usage``).
 
@@ -60,7 +72,14 @@ class ContextEngineSpec:
         ``last_completion_tokens`` and ``last_total_tokens`` from it.
         """
 
-    @hookspec
+    @engine_hook(
+        host="should_compress",
+        call=INLINE,
+        fallback="False: no pass",
+        hermes="at turn start, after responses and tool calls",
+        required=True,
+        fallback_value=False,
+    )
     def should_compress(self, prompt_tokens: int | None) -> bool:
         """At turn start (rough estimate) and after responses and tool calls (real usage).
 
@@ -69,7 +88,13 @@ class ContextEngineSpec:
         """
         raise NotImplementedError
 
-    @hookspec
+    @engine_hook(
+        host="compress",
+        call=PASS,
+        fallback="the messages as they were",
+        hermes="with only the keywords its signature accepts",
+        required=True,
+    )
     def compress(
         self,
         messages: list[dict[str, Any]],
@@ -92,7 +117,12 @@ class ContextEngineSpec:
         """
         raise NotImplementedError
 
-    @hookspec
+    @engine_hook(
+        host="should_compress_info",
+        call=INLINE,
+        fallback='``(False, "engine_error")``',
+        fallback_value=(False, "engine_error"),
+    )
     def should_compress_info(self, prompt_tokens: int | None) -> tuple[bool, str | None]:
         """Like ``should_compress`` with a reason when blocked.
 
@@ -101,7 +131,9 @@ class ContextEngineSpec:
         """
         raise NotImplementedError
 
-    @hookspec
+    @engine_hook(
+        host="should_compress_preflight", call=INLINE, fallback="False", fallback_value=False
+    )
     def should_compress_preflight(self, messages: list[dict[str, Any]]) -> bool:
         """Before a provider call, below the threshold (always: ``messages``).
 
@@ -109,7 +141,13 @@ class ContextEngineSpec:
         """
         raise NotImplementedError
 
-    @hookspec
+    @engine_hook(
+        host="should_defer_preflight_to_real_usage",
+        call=INLINE,
+        fallback="False",
+        hermes="before a provider call",
+        fallback_value=False,
+    )
     def should_defer_preflight_to_real_usage(self, rough_tokens: int) -> bool:
         """Before a provider call, with a rough estimate of the request (always:
         ``rough_tokens``): True makes the preflight trust the last real usage instead.
@@ -117,12 +155,20 @@ class ContextEngineSpec:
         """
         raise NotImplementedError
 
-    @hookspec
+    @engine_hook(
+        host="has_content_to_compress",
+        call=BOUNDED,
+        fallback="True, so a pass is attempted (Hermes' default)",
+        hermes="the gateway's ``/compress``",
+        fallback_value=True,
+    )
     def has_content_to_compress(self, messages: list[dict[str, Any]]) -> bool:
         """Whether a pass could free anything (always: ``messages``). Default: True."""
         raise NotImplementedError
 
-    @hookspec
+    @engine_hook(
+        host="start_session", call=BOUNDED, fallback="nothing", hermes="when a session begins"
+    )
     def on_session_start(
         self,
         session_id: str,
@@ -142,25 +188,40 @@ class ContextEngineSpec:
         and ``old_session_id``. Accept ``**kwargs`` to receive them all.
         """
 
-    @hookspec
+    @engine_hook(
+        host="end_session",
+        call=BOUNDED,
+        fallback="nothing",
+        hermes="at exit, reset and gateway expiry",
+    )
     def on_session_end(self, session_id: str, messages: list[dict[str, Any]]) -> None:
         """A real boundary: exit, reset or gateway expiry (always: both). Default: no-op."""
 
-    @hookspec
+    @engine_hook(
+        host="reset_session",
+        call=BOUNDED,
+        fallback="nothing",
+        hermes="``/new`` and ``/reset``, with no argument",
+    )
     def on_session_reset(self, session_id: str | None = None) -> None:
         """``/new`` or ``/reset``. Default: zero the token counters and ``compression_count``.
 
         ``session_id`` (the session being reset) is passed by keyword when accepted.
         """
 
-    @hookspec
+    @engine_hook(host="close", call=BOUNDED, fallback="nothing")
     def close(self) -> None:
         """The host is done with this engine (``ContextHost.close()``, or the end of a
         ``with`` block): release connections, files and threads. Called at most once,
         after every other call. Default: no-op.
         """
 
-    @hookspec
+    @engine_hook(
+        host="update_model",
+        call=BOUNDED,
+        fallback="nothing",
+        hermes="start-up, model switch and fallback model",
+    )
     def update_model(
         self,
         model: str,
@@ -176,7 +237,13 @@ class ContextEngineSpec:
         ``threshold_tokens``.
         """
 
-    @hookspec
+    @engine_hook(
+        host="tool_schemas",
+        call=BOUNDED,
+        fallback="no tools",
+        hermes="as bare function schemas",
+        fallback_value=[],
+    )
     def get_tool_schemas(self) -> list[dict[str, Any]]:
         """The tools this engine offers the model, as JSON-schema function descriptions.
 
@@ -185,7 +252,12 @@ class ContextEngineSpec:
         """
         raise NotImplementedError
 
-    @hookspec
+    @engine_hook(
+        host="handle_tool_call",
+        call=BOUNDED,
+        fallback="a JSON error naming the tool",
+        hermes="with ``messages=``",
+    )
     def handle_tool_call(
         self,
         name: str,
@@ -201,7 +273,9 @@ class ContextEngineSpec:
         """
         raise NotImplementedError
 
-    @hookspec
+    @engine_hook(
+        host="status", call=BOUNDED, fallback="the host's own figures", hermes="for display"
+    )
     def get_status(self) -> dict[str, Any]:
         """Figures for display.
 
@@ -210,7 +284,7 @@ class ContextEngineSpec:
         """
         raise NotImplementedError
 
-    @hookspec
+    @engine_hook(host="select_context", call=BOUNDED, fallback="the original request")
     def select_context(
         self,
         request_messages: list[dict[str, Any]],
@@ -228,7 +302,7 @@ class ContextEngineSpec:
         """
         raise NotImplementedError
 
-    @hookspec
+    @engine_hook(host="turn_complete", call=BOUNDED, fallback="nothing")
     def on_turn_complete(
         self,
         messages: list[dict[str, Any]],
@@ -248,25 +322,23 @@ class ContextEngineSpec:
         """
 
 
-def _parameters(hook: str) -> list[inspect.Parameter]:
-    return list(inspect.signature(getattr(ContextEngineSpec, hook)).parameters.values())[1:]
-
-
+#: Every engine hook's declaration, in the order the specs declare them.
+HOOKS: dict[str, Hook] = {
+    name: member.hermes_hook
+    for name, member in vars(ContextEngineSpec).items()
+    if isinstance(getattr(member, "hermes_hook", None), Hook)
+}
 #: The engine hooks, in the order the specs declare them.
-ENGINE_HOOKS: tuple[str, ...] = tuple(
-    name for name, member in vars(ContextEngineSpec).items() if callable(member)
-)
+ENGINE_HOOKS: tuple[str, ...] = tuple(HOOKS)
 #: For each engine hook, the arguments the host always passes, in order (the
 #: spec's parameters without a default). An engine method must accept them all.
 HOST_REQUIRED_ARGUMENTS: dict[str, tuple[str, ...]] = {
-    hook: tuple(p.name for p in _parameters(hook) if p.default is inspect.Parameter.empty)
-    for hook in ENGINE_HOOKS
+    name: hook.arguments for name, hook in HOOKS.items()
 }
 #: For each engine hook, the keywords the host may pass (the spec's parameters
 #: with a default), each only to an engine whose method accepts it.
 HOST_OFFERED_KEYWORDS: dict[str, tuple[str, ...]] = {
-    hook: tuple(p.name for p in _parameters(hook) if p.default is not inspect.Parameter.empty)
-    for hook in ENGINE_HOOKS
+    name: hook.keywords for name, hook in HOOKS.items()
 }
 
 

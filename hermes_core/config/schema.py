@@ -12,10 +12,29 @@ from typing import Any
 
 from hermes_core.config.checks import is_bool, is_fraction, seconds, whole_number
 from hermes_core.config.rules import KeyRule
+from hermes_core.hook_record import BOUNDED, INLINE
+from hermes_core.hookspecs import HOOKS
 from hermes_core.names import ENGINE_NAME_RULE, is_valid_engine_name
 from hermes_core.redaction import describe_secret, is_secret_key, quote_body
 
 __all__ = ["HERMES_AGENT_SECTIONS", "KEYS", "SECTIONS", "describe", "rule_for"]
+
+
+def _hook_timeout_text() -> str:
+    """What ``compression.hook_timeout_seconds`` bounds, written from the hooks' declarations."""
+    bounded = [h for h in HOOKS.values() if h.call == BOUNDED]
+    inline = [h.host_method for h in HOOKS.values() if h.call == INLINE]
+    late = ", ".join(
+        f"{h.fallback} from {h.host_method}" for h in bounded if h.fallback != "nothing"
+    )
+    return (
+        "Upper bound on every engine call other than a compression pass that may do work or "
+        f"I/O: {', '.join(h.host_method for h in bounded)}. Such a call runs on the host's "
+        "pool; when it is late the agent gets what it would have had without the engine "
+        f"({late}), context_engine.hook_timeout is logged and hook_timeouts counted. The "
+        f"per-response accessors {', '.join(inline)} run inline, unbounded: they must only "
+        "read counters. 0 runs every call inline."
+    )
 
 
 def _is_str_list(value: object) -> bool:
@@ -256,16 +275,7 @@ KEYS: tuple[KeyRule, ...] = (
         seconds(0, 86_400),
         "a number of seconds from 0 to 86400 (0 calls engines inline, unbounded)",
         30,
-        "Upper bound on every engine call other than a compression pass that may do work or "
-        "I/O: select_context, turn_complete, handle_tool_call, tool_schemas, start_session, "
-        "end_session, reset_session, update_model, has_content_to_compress, status and close. "
-        "Such a call runs on the host's pool; when it is late the agent gets what it would "
-        "have had without the engine (the original request, no tools, a JSON error for a tool "
-        "call, the host's own status figures), context_engine.hook_timeout is logged and "
-        "hook_timeouts counted. The per-response accessors should_compress, "
-        "should_compress_info, should_compress_preflight, should_defer_preflight_to_real_usage "
-        "and record_usage run inline, unbounded: they must only read counters. 0 runs every "
-        "call inline.",
+        _hook_timeout_text(),
     ),
     KeyRule(
         "compression.context_timeout_seconds",

@@ -1,0 +1,43 @@
+"""mkdocs hook: the contract page's table of engine hooks, written from their declarations.
+
+A line ``<!-- engine-hooks -->`` becomes one row per hook of
+:data:`hermes_core.hookspecs.HOOKS`: the host method an agent calls, how the
+host calls the engine, what the caller gets when the engine fails or is late,
+and whether (and how) Hermes Agent 0.19 calls it. The page cannot disagree
+with the declarations the host and the tests read.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+MARKER = "<!-- engine-hooks -->"
+HOW = {
+    "inline": "inline, unbounded",
+    "bounded": "bounded (`hook_timeout_seconds`)",
+    "pass": "a pass (`context_timeout_seconds`)",
+}
+
+
+def render() -> str:
+    from hermes_core.hookspecs import HOOKS
+
+    rows = [
+        "| hook | `ContextHost` method | how the host calls it | when it fails or is late "
+        "| Hermes Agent 0.19 |",
+        "|---|---|---|---|---|",
+    ]
+    for hook in HOOKS.values():
+        required = " (required)" if hook.required else ""
+        hermes = f"yes: {hook.hermes}" if hook.hermes else "no"
+        rows.append(
+            f"| `{hook.name}`{required} | `{hook.host_method}` | {HOW[hook.call]} "
+            f"| {hook.fallback.replace('``', '`')} | {hermes.replace('``', '`')} |"
+        )
+    return "\n".join(rows) + "\n"
+
+
+def on_page_markdown(markdown: str, **kwargs: Any) -> str:
+    if MARKER not in markdown:
+        return markdown
+    return markdown.replace(MARKER, render())
