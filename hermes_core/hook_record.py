@@ -55,6 +55,9 @@ class Hook:
     fallback: str
     #: How Hermes Agent 0.19 calls it; None when it never does.
     hermes: str | None
+    #: Whether Hermes Agent 0.19's base class has it (every hook Hermes calls, and
+    #: ``should_compress_preflight``, which it defines but never calls).
+    hermes_base: bool
     #: Whether an engine must implement it (abstract in the base class).
     required: bool
     #: What a generic host method returns when the engine fails or is late.
@@ -94,11 +97,12 @@ def engine_hook(
     call: CallKind,
     fallback: str,
     hermes: str | None = None,
+    hermes_base: bool | None = None,
     required: bool = False,
     fallback_value: Any = None,
 ) -> Callable[[F], F]:
     """Declare an engine hook: a pluggy hookspec with its :class:`Hook` record attached
-    (as ``function.hermes_hook``)."""
+    (as ``function.hermes_hook``). ``hermes_base`` defaults to whether Hermes calls it."""
 
     def declare(function: F) -> F:
         signature = inspect.signature(function)
@@ -109,6 +113,7 @@ def engine_hook(
             call=call,
             fallback=fallback,
             hermes=hermes,
+            hermes_base=hermes is not None if hermes_base is None else hermes_base,
             required=required,
             fallback_value=fallback_value,
             signature=signature.replace(parameters=parameters),

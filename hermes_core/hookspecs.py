@@ -132,7 +132,11 @@ class ContextEngineSpec:
         raise NotImplementedError
 
     @engine_hook(
-        host="should_compress_preflight", call=INLINE, fallback="False", fallback_value=False
+        host="should_compress_preflight",
+        call=INLINE,
+        fallback="False",
+        hermes_base=True,
+        fallback_value=False,
     )
     def should_compress_preflight(self, messages: list[dict[str, Any]]) -> bool:
         """Before a provider call, below the threshold (always: ``messages``).

@@ -30,6 +30,8 @@ def render() -> str:
     for hook in HOOKS.values():
         required = " (required)" if hook.required else ""
         hermes = f"yes: {hook.hermes}" if hook.hermes else "no"
+        if hook.hermes is None and hook.hermes_base:
+            hermes = "no (its base class has it)"
         rows.append(
             f"| `{hook.name}`{required} | `{hook.host_method}` | {HOW[hook.call]} "
             f"| {hook.fallback.replace('``', '`')} | {hermes.replace('``', '`')} |"

@@ -23,16 +23,18 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from hermes_core.config import load_config
 from hermes_core.discovery import discover
+from hermes_core.hook_record import Hook
 from hermes_core.host import ContextHost
 from hermes_core.log import logger
 from hermes_core.registry import EngineRegistry
 from hermes_core.sources.hermes.attributes import ENGINE_ATTRIBUTES, forwarding
+from hermes_core.sources.hermes.forwarding import add_forwarding
 
 __all__ = ["adapter_class", "hermes_engine"]
 
@@ -121,6 +123,16 @@ class _Hosted:
         api_mode: str = "",
     ) -> None:
         self.host.update_model(model, context_length, base_url, api_key, provider, api_mode)
+
+
+def _to_host(hook: Hook) -> Callable[..., Any]:
+    def forward(self: _Hosted, *args: Any, **kwargs: Any) -> Any:
+        return getattr(self.host, hook.host_method)(*args, **kwargs)
+
+    return forward
+
+
+add_forwarding(_Hosted, _to_host)
 
 
 def adapter_class() -> type:

@@ -22,9 +22,10 @@ from hermes_core.config import HermesConfig, load_config
 from hermes_core.containment import reraise_user_interrupt
 from hermes_core.discovery import discover
 from hermes_core.engine import ContextEngine, Message
-from hermes_core.hookspecs import ENGINE_HOOKS, HOST_OFFERED_KEYWORDS
+from hermes_core.hookspecs import ENGINE_HOOKS, HOOKS, HOST_OFFERED_KEYWORDS
 from hermes_core.host.bounded import BoundedCalls, contained
 from hermes_core.host.counters import HostCounters
+from hermes_core.host.generic import add_generic_methods
 from hermes_core.host.handed import HandedCopies
 from hermes_core.host.observers import notify
 from hermes_core.host.passes import PassRunner
@@ -705,3 +706,7 @@ class ContextHost:
 
 #: What a bounded select_context gives back when the engine raised or was late.
 _FAILED: Any = object()
+
+
+# A hook declared with nothing special is called by a method written from its declaration.
+add_generic_methods(ContextHost, HOOKS)

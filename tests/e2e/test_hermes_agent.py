@@ -105,3 +105,25 @@ def test_the_hermes_style_fixture_plugin_runs_inside_hermes_as_it_does_on_our_ho
     assert any(text.startswith("[tidy summary] SUMMARY-E2E") for text in result["compressed"])
     assert FACT in result["tool_answer"]
     assert (home / "tidy.db").is_file()
+
+
+#: Runs inside the Hermes venv: Hermes' base class's hooks beside our declarations of them.
+BASE_PROBE = """
+import json
+from agent.context_engine import ContextEngine
+from hermes_core import HOOKS
+print(json.dumps({
+    "hermes": sorted(n for n, v in vars(ContextEngine).items() if callable(v) and n[0] != "_"),
+    "abstract": sorted(ContextEngine.__abstractmethods__),
+    "declared": sorted(h.name for h in HOOKS.values() if h.hermes_base),
+    "required": sorted(h.name for h in HOOKS.values() if h.required),
+}))
+"""
+
+
+def test_the_hooks_declared_on_hermes_base_class_are_those_of_the_real_one(
+    hermes_python: Path,
+) -> None:
+    found = last_json(run(hermes_python, "-c", BASE_PROBE).stdout)
+    assert found["hermes"] == found["declared"]
+    assert found["abstract"] == sorted([*found["required"], "name"])

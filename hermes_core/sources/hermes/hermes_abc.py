@@ -12,6 +12,9 @@ import json
 from abc import ABC, abstractmethod
 from typing import Any
 
+from hermes_core.engine import ContextEngine
+from hermes_core.sources.hermes.forwarding import add_forwarding
+
 __all__ = ["HermesContextEngine"]
 
 
@@ -102,3 +105,7 @@ class HermesContextEngine(ABC):
     ) -> None:
         self.context_length = context_length
         self.threshold_tokens = int(context_length * self.threshold_percent)
+
+
+# A hook Hermes' base class gains gets the base class's default here too.
+add_forwarding(HermesContextEngine, lambda hook: getattr(ContextEngine, hook.name))

@@ -14,14 +14,17 @@ Hermes never calls, keep the base class's defaults.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from hermes_core.engine import ContextEngine, Message
+from hermes_core.hook_record import Hook
 from hermes_core.llm import LLM
 from hermes_core.signatures import accepted_keywords
 from hermes_core.sources.hermes import shims
 from hermes_core.sources.hermes.attributes import ENGINE_ATTRIBUTES, forwarding
+from hermes_core.sources.hermes.forwarding import add_forwarding
 
 __all__ = ["HermesPluginEngine"]
 
@@ -142,5 +145,13 @@ class HermesPluginEngine(ContextEngine):
         return status
 
 
+def _to_inner(hook: Hook) -> Callable[..., Any]:
+    def forward(self: HermesPluginEngine, *args: Any, **kwargs: Any) -> Any:
+        return self._call(hook.name, *args, **kwargs)
+
+    return forward
+
+
+add_forwarding(HermesPluginEngine, _to_inner)
 for _attribute in ENGINE_ATTRIBUTES:
     setattr(HermesPluginEngine, _attribute, forwarding(_attribute, lambda self: self.inner))
