@@ -203,43 +203,43 @@ def test_the_config_text_lists_the_bounded_and_the_inline_host_methods() -> None
 
 
 class Spec:
-    @engine_hook(host="idle", call=BOUNDED, fallback="an empty list", fallback_value=[])
-    def on_idle(self, messages: list[dict[str, Any]], seconds: float = 0.0) -> list[str]:
+    @engine_hook(host="example_hook", call=BOUNDED, fallback="an empty list", fallback_value=[])
+    def on_example_hook(self, messages: list[dict[str, Any]], seconds: float = 0.0) -> list[str]:
         """The agent has been idle (always: ``messages``; ``seconds`` when accepted)."""
         raise NotImplementedError
 
 
-IDLE: Hook = Spec.on_idle.hermes_hook  # type: ignore[attr-defined]
+EXAMPLE: Hook = Spec.on_example_hook.hermes_hook  # type: ignore[attr-defined]
 
 
-class Idle(Hooked):
+class Example(Hooked):
     def __init__(self) -> None:
         super().__init__()
         self.seen: list[Any] = []
 
-    def on_idle(self, messages: list[dict[str, Any]], seconds: float = 0.0) -> list[str]:
-        self.act("on_idle", (messages,))
+    def on_example_hook(self, messages: list[dict[str, Any]], seconds: float = 0.0) -> list[str]:
+        self.act("on_example_hook", (messages,))
         messages.clear()  # the host's copy, never the caller's
         self.seen.append(seconds)
         return ["idle"]
 
 
 def test_a_hook_declared_with_nothing_special_runs_on_the_host_from_its_declaration() -> None:
-    idle = generic_method(IDLE)
-    host = host_for(Idle, config=LIMITS)
+    example = generic_method(EXAMPLE)
+    host = host_for(Example, config=LIMITS)
     engine = host.engine
-    assert isinstance(engine, Idle)
+    assert isinstance(engine, Example)
     conversation = [dict(m) for m in MESSAGES]
-    assert idle(host, conversation, seconds=5.0) == ["idle"]
+    assert example(host, conversation, seconds=5.0) == ["idle"]
     assert conversation == MESSAGES and engine.seen == [5.0]
-    engine.fail.add("on_idle")
-    assert idle(host, conversation) == [] and host.counters.hook_failures == 1
+    engine.fail.add("on_example_hook")
+    assert example(host, conversation) == [] and host.counters.hook_failures == 1
     engine.fail.clear()
-    engine.block.add("on_idle")
-    assert idle(host, conversation) == [] and host.counters.hook_timeouts == 1
+    engine.block.add("on_example_hook")
+    assert example(host, conversation) == [] and host.counters.hook_timeouts == 1
     engine.release.set()
     with pytest.raises(TypeError):
-        idle(host)  # the caller's mistake is the caller's
+        example(host)  # the caller's mistake is the caller's
     host.close()
 
 
@@ -250,9 +250,9 @@ def test_the_host_gives_a_generic_method_only_where_it_has_none() -> None:
         def compress(self) -> str:
             return "own"
 
-    add_generic_methods(Host, {"compress": HOOKS["compress"], "on_idle": IDLE})
+    add_generic_methods(Host, {"compress": HOOKS["compress"], "on_example_hook": EXAMPLE})
     assert Host().compress() == "own"
-    assert Host.idle.__doc__ == IDLE.description  # type: ignore[attr-defined]
+    assert Host.example_hook.__doc__ == EXAMPLE.description  # type: ignore[attr-defined]
 
 
 # ---------------------------------------------------------------- the Hermes classes
