@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import builtins
 import json
 import os
 import subprocess
+import symtable
 import sys
 from pathlib import Path
 
@@ -306,6 +308,24 @@ def test_new_scaffolds_a_project_and_refuses_bad_names_and_existing_dirs(tmp_pat
     assert bad.returncode == 2 and "not an engine name" in bad.stderr
 
 
+def _undefined_globals(text: str, filename: str) -> set[str]:
+    """Names the module's code reads as globals that nothing binds: a NameError waiting
+    for the first call (a missed import in a template)."""
+    top = symtable.symtable(text, filename, "exec")
+    bound = {s.get_name() for s in top.get_symbols() if s.is_assigned() or s.is_imported()}
+    missing: set[str] = set()
+    scopes = [top]
+    while scopes:
+        scope = scopes.pop()
+        scopes.extend(scope.get_children())
+        for symbol in scope.get_symbols():
+            name = symbol.get_name()
+            reads_global = symbol.is_global() or (scope is top and symbol.is_referenced())
+            if reads_global and name not in bound and not hasattr(builtins, name):
+                missing.add(name)
+    return missing
+
+
 def test_new_refuses_names_that_make_no_python_names_and_generates_code_that_compiles(
     tmp_path: Path,
 ) -> None:
@@ -320,7 +340,9 @@ def test_new_refuses_names_that_make_no_python_names_and_generates_code_that_com
         project / "pyproject.toml"
     ).read_text(encoding="utf-8")
     for source in project.rglob("*.py"):
-        compile(source.read_text(encoding="utf-8"), str(source), "exec")
+        text = source.read_text(encoding="utf-8")
+        compile(text, str(source), "exec")
+        assert _undefined_globals(text, str(source)) == set(), source
     assert "Parent folder" in run("new", "--help", home=tmp_path).stdout
 
 

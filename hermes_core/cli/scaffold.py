@@ -85,7 +85,7 @@ _TESTS = '''"""The contract every engine keeps (hermes_core.testing) and this en
 
 from __future__ import annotations
 
-from hermes_core import ContextEngine, EngineRegistry, activate, load_config
+from hermes_core import ContextEngine, activate, discover, load_config
 from hermes_core.testing import ContextEngineContract
 from {package} import {cls}
 
