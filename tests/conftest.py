@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # the e2e session runs without hermes-engine-lcm installed
 
 from hermes_core import ContextHost
 from hermes_core.testing import EventCapture, capture_events, host_for
+from tests.postgres import POSTGRES_SKIPPED, started_postgres
 
 pytest_plugins = ["pytester"]
 
@@ -48,12 +49,27 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("lcm_backend", BACKENDS[:1] if only_sqlite else BACKENDS)
 
 
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Say it at the end, not only in the skip list: a run without PostgreSQL tested less."""
+    skipped = [
+        report
+        for report in terminalreporter.stats.get("skipped", [])
+        if POSTGRES_SKIPPED in str(getattr(report, "longrepr", ""))
+    ]
+    if skipped:
+        terminalreporter.write_sep(
+            "!",
+            f"{len(skipped)} tests did not run on PostgreSQL (no server binaries here): "
+            "apt-get install postgresql, or set HERMES_POSTGRES_BIN, then run again",
+            yellow=True,
+            bold=True,
+        )
+
+
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[PostgresServer]:
     """One PostgreSQL server for the session (fsync off: the tests are not about disks)."""
-    from hermes_engine_lcm.testing import PostgresServer
-
-    with PostgresServer() as server:
+    with started_postgres() as server:
         yield server
         left = server.close_clients()
         if left:  # a test left a connection open: say which databases, then close it

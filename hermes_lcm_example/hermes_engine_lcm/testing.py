@@ -33,9 +33,18 @@ class PostgresUnavailable(RuntimeError):
 
 
 def find_binaries() -> Path:
-    """The folder holding ``initdb`` and ``postgres``."""
+    """The folder holding ``initdb`` and ``postgres``. A folder named in
+    ``$HERMES_POSTGRES_BIN`` is the only one tried: naming a wrong one is an error, not a
+    silent fall back to another PostgreSQL."""
     named = os.environ.get("HERMES_POSTGRES_BIN")
-    candidates = [named] if named else []
+    if named:
+        if (Path(named) / "initdb").exists() and (Path(named) / "postgres").exists():
+            return Path(named)
+        raise PostgresUnavailable(
+            f"$HERMES_POSTGRES_BIN names {named}, which holds no initdb and postgres: "
+            "name the folder of PostgreSQL's server binaries, or unset it"
+        )
+    candidates: list[str] = []
     candidates += sorted(
         glob.glob("/usr/lib/postgresql/*/bin"), key=lambda p: int(p.split("/")[-2]), reverse=True
     )

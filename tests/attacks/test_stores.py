@@ -17,6 +17,7 @@ from hermes_engine_lcm import LCMEngine
 
 from hermes_core import ContextHost
 from hermes_core.testing import EventCapture, host_for
+from tests.postgres import started_postgres
 
 
 def _tables(server: Any, url: str) -> list[str]:
@@ -85,9 +86,7 @@ def test_a_host_uses_the_environment_it_was_given_not_the_process_one(
 def own_server() -> Iterator[Any]:
     """A PostgreSQL server of the test's own, which it may crash and restart (durable: what
     was committed before a crash is there after it)."""
-    from hermes_engine_lcm.testing import PostgresServer
-
-    with PostgresServer(durable=True) as server:
+    with started_postgres(durable=True) as server:
         yield server
 
 
