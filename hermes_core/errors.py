@@ -20,6 +20,7 @@ __all__ = [
     "EngineValidationError",
     "HermesError",
     "NeedsHermesAgent",
+    "UnknownKey",
 ]
 
 
@@ -53,6 +54,19 @@ class ConfigProblem:
         if not self.key:
             return f"{self.where}: {self.got}; expected {self.expected}"
         return f"{self.where}: key '{self.key}' expected {self.expected}, got {self.got}"
+
+
+@dataclass(frozen=True)
+class UnknownKey(ConfigProblem):
+    """A key that nothing reads in a section that is ours (a misspelling, usually):
+    ignored, or an error in strict mode. ``suggestion`` is the closest valid key's
+    dotted path, or None when no key is close."""
+
+    suggestion: str | None = None
+
+    def __str__(self) -> str:
+        hint = f"did you mean '{self.suggestion}'?" if self.suggestion else self.expected
+        return f"{self.where}: unknown key '{self.key}' is ignored; {hint}"
 
 
 class ConfigError(HermesError):

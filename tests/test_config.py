@@ -6,8 +6,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hermes_engine_lcm.settings import RULES as LCM
 
-from hermes_core import ConfigError, load_config
+from hermes_compressor.settings import RULES as COMPRESSION
+from hermes_core import ConfigError, load_config, read_section
 from hermes_core.testing import EventCapture
 
 
@@ -246,3 +248,88 @@ def test_hermes_agents_own_sections_and_far_off_keys_are_not_taken_for_misspelli
     text = "model: x\nmemory: {}\ntoolsets: []\nlcm:\n  database: x\nmy_engine: {}\n"
     load_config(write(tmp_path / "config.yaml", text))
     assert logs.named("hermes_config.unknown_key") == []
+
+
+SECTION_TYPOS = """\
+context:
+  engine: compressor
+  strcit: true
+plugins:
+  enabled: []
+  disabled: []
+  dirz: [x]
+compression:
+  treshold: 0.3
+  hook_timeout_seconds: 5
+  protect_last_n: 3
+  summary_model: old-style
+lcm:
+  fresh_tail_mesages: 4
+auxiliary:
+  compression:
+    modle: x
+    provider: auto
+"""
+
+
+def test_a_misspelled_key_inside_a_core_section_is_named_with_file_line_and_closest_key(
+    tmp_path: Path, logs: EventCapture
+) -> None:
+    path = write(tmp_path / "config.yaml", SECTION_TYPOS)
+    load_config(path)
+    found = {
+        event["key"]: (event["line"], event["suggestion"])
+        for event in logs.named("hermes_config.unknown_key")
+    }
+    assert found == {
+        "context.strcit": (3, "context.strict"),
+        "plugins.dirz": (7, "plugins.dirs"),
+        "auxiliary.compression.modle": (17, "auxiliary.compression.model"),
+    }
+    (message,) = [e["message"] for e in logs.named("hermes_config.unknown_key") if e["line"] == 3]
+    assert (
+        message
+        == f"{path}:3: unknown key 'context.strcit' is ignored; did you mean 'context.strict'?"
+    )
+
+
+def test_a_misspelled_key_in_an_engines_section_is_named_when_the_engine_reads_it(
+    tmp_path: Path, logs: EventCapture
+) -> None:
+    config = load_config(write(tmp_path / "config.yaml", SECTION_TYPOS))
+    read_section("compression", COMPRESSION, None, config)
+    read_section("lcm", LCM, None, config)
+    found = {
+        event["key"]: (event["line"], event["suggestion"])
+        for event in logs.named("hermes_config.unknown_key")
+        if event["key"].split(".")[0] in ("compression", "lcm")
+    }
+    # the core's hook_timeout_seconds and Hermes Agent's protect_last_n / summary_model are
+    # read in compression: by others than the compressor, and never flagged
+    assert found == {
+        "compression.treshold": (9, "compression.threshold"),
+        "lcm.fresh_tail_mesages": (14, "lcm.fresh_tail_messages"),
+    }
+
+
+def test_a_key_close_to_no_valid_one_lists_the_sections_keys(
+    tmp_path: Path, logs: EventCapture
+) -> None:
+    load_config(write(tmp_path / "config.yaml", "plugins:\n  zzz: 1\n"))
+    (event,) = logs.named("hermes_config.unknown_key")
+    assert event["suggestion"] is None
+    assert "the keys read in plugins are: " in str(event["message"])
+    assert "dirs" in str(event["message"]) and "register_timeout_seconds" in str(event["message"])
+
+
+def test_strict_mode_makes_unknown_keys_errors_and_lists_every_one(tmp_path: Path) -> None:
+    path = write(tmp_path / "config.yaml", SECTION_TYPOS.replace("strcit", "strict"))
+    with pytest.raises(ConfigError) as raised:
+        load_config(path)
+    assert [p.key for p in raised.value.problems] == ["plugins.dirz", "auxiliary.compression.modle"]
+    assert f"{path}:7: unknown key 'plugins.dirz' is ignored" in str(raised.value)
+    lenient = load_config(
+        write(tmp_path / "ok.yaml", "context:\n  strict: true\nlcm:\n  fresh_tail_mesages: 4\n")
+    )
+    with pytest.raises(ConfigError, match=r"ok.yaml:4: unknown key 'lcm.fresh_tail_mesages'"):
+        read_section("lcm", LCM, None, lenient)

@@ -19,8 +19,9 @@ from hermes_core.config.schema import (
     iter_present,
 )
 from hermes_core.config.sections import report_problems
+from hermes_core.config.unknown import known_keys, unknown_keys
 from hermes_core.config.yaml_source import MAX_YAML_BYTES, YamlSyntaxError, line_of, parse_yaml
-from hermes_core.errors import ConfigProblem
+from hermes_core.errors import ConfigProblem, UnknownKey
 from hermes_core.log import logger
 
 __all__ = ["hermes_home", "load_config"]
@@ -109,6 +110,7 @@ def load_config(
         data = _merged(data, copy.deepcopy(dict(overrides)))
 
     problems.extend(_check(data, label, text))
+    problems.extend(_unknown_in_sections(data, label, text))
     _warn_misspelled_sections(data, label, text)
     if strict is None:
         strict = env.get("HERMES_STRICT_PLUGINS", "").strip().lower() in _TRUE or (
@@ -165,6 +167,24 @@ def _warn_misspelled_sections(data: dict[str, Any], label: str, text: str | None
                 message=f"{where}: unknown top-level key '{key}' is ignored; "
                 f"did you mean '{close[0]}'?",
             )
+
+
+#: Sections whose every key the core knows at load time. ``compression`` is shared with
+#: the compressor, whose rules the core does not import: it checks that section when it
+#: reads it (``read_section``).
+_WHOLLY_KNOWN = ("context", "plugins", "auxiliary.compression")
+
+
+def _unknown_in_sections(data: dict[str, Any], label: str, text: str | None) -> list[UnknownKey]:
+    """The keys of the core's own sections that nothing reads."""
+    problems: list[UnknownKey] = []
+    for section in _WHOLLY_KNOWN:
+        mapping: Any = data
+        for part in section.split("."):
+            mapping = mapping.get(part) if isinstance(mapping, dict) else None
+        if isinstance(mapping, dict):
+            problems += unknown_keys(section, mapping, known_keys(section), source=label, text=text)
+    return problems
 
 
 def _check(data: dict[str, Any], label: str, text: str | None) -> list[ConfigProblem]:

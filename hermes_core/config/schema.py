@@ -17,7 +17,14 @@ from hermes_core.hookspecs import HOOKS
 from hermes_core.names import ENGINE_NAME_RULE, is_valid_engine_name
 from hermes_core.redaction import describe_secret, is_secret_key, quote_body
 
-__all__ = ["HERMES_AGENT_SECTIONS", "KEYS", "SECTIONS", "describe", "rule_for"]
+__all__ = [
+    "HERMES_AGENT_KEYS",
+    "HERMES_AGENT_SECTIONS",
+    "KEYS",
+    "SECTIONS",
+    "describe",
+    "rule_for",
+]
 
 
 def _hook_timeout_text() -> str:
@@ -134,6 +141,35 @@ HERMES_AGENT_SECTIONS = frozenset(
         "x_search",
     ]
 )
+
+#: Keys Hermes Agent 0.19 itself reads in the sections it shares with us (its
+#: ``DEFAULT_CONFIG``, what ``hermes_cli`` reads beyond it, and the deprecated
+#: ``compression.summary_*`` keys its doctor still reports): never called unknown.
+HERMES_AGENT_KEYS: Mapping[str, frozenset[str]] = {
+    "context": frozenset(["engine"]),
+    "plugins": frozenset(["enabled", "disabled", "entries"]),
+    "compression": frozenset(
+        [
+            "abort_on_summary_failure",
+            "codex_app_server_auto",
+            "codex_gpt55_autoraise",
+            "codex_gpt55_autoraise_notice",
+            "enabled",
+            "hygiene_hard_message_limit",
+            "in_place",
+            "protect_first_n",
+            "protect_last_n",
+            "summary_base_url",
+            "summary_model",
+            "summary_provider",
+            "target_ratio",
+            "threshold",
+        ]
+    ),
+    "auxiliary.compression": frozenset(
+        ["api_key", "base_url", "extra_body", "model", "provider", "reasoning_effort", "timeout"]
+    ),
+}
 
 KEYS: tuple[KeyRule, ...] = (
     KeyRule(

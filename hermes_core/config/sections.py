@@ -12,8 +12,9 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from hermes_core.config.rules import KeyRule
+from hermes_core.config.unknown import known_keys, unknown_keys
 from hermes_core.config.yaml_source import line_of
-from hermes_core.errors import ConfigError, ConfigProblem
+from hermes_core.errors import ConfigError, ConfigProblem, UnknownKey
 from hermes_core.log import logger
 from hermes_core.redaction import describe_secret, is_secret_key, quote_body
 
@@ -74,8 +75,10 @@ def read_section(
     ``HERMES_STRICT_PLUGINS=1``, as :func:`~hermes_core.load_config` read
     them). Without it the problems are placed in ``<mapping>`` and only
     ``context.strict`` in ``data`` makes them strict. Not strict: each bad
-    value is logged as ``hermes_config.invalid`` and its default applies.
-    Strict: one :class:`~hermes_core.ConfigError` listing them all.
+    value is logged as ``hermes_config.invalid`` and its default applies, and
+    each key that neither the rules, the core nor Hermes Agent reads in the
+    section is logged as ``hermes_config.unknown_key`` with the closest valid
+    key. Strict: one :class:`~hermes_core.ConfigError` listing them all.
     """
     data = data if data is not None else (config.data if config is not None else {})
     section = data.get(name)
@@ -87,6 +90,13 @@ def read_section(
         section = {}
     values, more = check_section(section, rules, config=config)
     problems += more
+    problems += unknown_keys(
+        name,
+        section,
+        known_keys(name, (rule.key for rule in rules)),
+        source=config.label if config is not None else _NO_FILE,
+        text=config.text if config is not None else None,
+    )
     if config is not None:
         strict = config.strict
     else:
@@ -101,7 +111,9 @@ def report_problems(problems: Sequence[ConfigProblem], *, strict: bool) -> None:
 
     Otherwise log each as ``hermes_config.invalid`` with ``file``, ``key``
     (absent for a problem with the whole file), ``line`` and ``column`` (where
-    known), ``expected``, ``got`` and ``message``.
+    known), ``expected``, ``got`` and ``message``; an
+    :class:`~hermes_core.errors.UnknownKey` as ``hermes_config.unknown_key``
+    with ``file``, ``key``, ``line``, ``suggestion`` and ``message``.
     """
     if not problems:
         return
@@ -109,6 +121,15 @@ def report_problems(problems: Sequence[ConfigProblem], *, strict: bool) -> None:
         raise ConfigError(problems)
     for problem in problems:
         place = {"key": problem.key, "line": problem.line, "column": problem.column}
+        if isinstance(problem, UnknownKey):
+            logger.warning(
+                "hermes_config.unknown_key",
+                file=problem.source,
+                **{name: value for name, value in place.items() if value},
+                suggestion=problem.suggestion,
+                message=str(problem),
+            )
+            continue
         logger.warning(
             "hermes_config.invalid",
             file=problem.source,

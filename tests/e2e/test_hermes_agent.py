@@ -127,3 +127,37 @@ def test_the_hooks_declared_on_hermes_base_class_are_those_of_the_real_one(
     found = last_json(run(hermes_python, "-c", BASE_PROBE).stdout)
     assert found["hermes"] == found["declared"]
     assert found["abstract"] == sorted([*found["required"], "name"])
+
+
+#: Runs inside the Hermes venv: Hermes' own default config.yaml, read by our loader and by
+#: the compressor and LCM as they read their sections.
+CONFIG_PROBE = """
+import json, logging, sys
+import yaml
+from hermes_cli.config import DEFAULT_CONFIG
+from hermes_compressor.settings import RULES as COMPRESSION
+from hermes_engine_lcm.settings import RULES as LCM
+from hermes_core import load_config, read_section
+
+seen = []
+class Keep(logging.Handler):
+    def emit(self, record):
+        seen.append(getattr(record, "hermes_event", ""))
+logging.getLogger("hermes_core").addHandler(Keep())
+logging.getLogger("hermes_core").setLevel(logging.INFO)
+path = sys.argv[1]
+with open(path, "w") as out:
+    yaml.safe_dump({**DEFAULT_CONFIG, "plugins": {"enabled": [], "disabled": []}}, out)
+config = load_config(path)
+read_section("compression", COMPRESSION, None, config)
+read_section("lcm", LCM, None, config)
+print(json.dumps({"events": seen, "compression": sorted(DEFAULT_CONFIG["compression"])}))
+"""
+
+
+def test_hermes_agents_own_default_config_has_no_key_we_call_unknown(
+    hermes_python: Path, tmp_path: Path
+) -> None:
+    found = last_json(run(hermes_python, "-c", CONFIG_PROBE, str(tmp_path / "config.yaml")).stdout)
+    assert "protect_last_n" in found["compression"]  # Hermes' keys are really in the section
+    assert "hermes_config.unknown_key" not in found["events"]

@@ -1,0 +1,61 @@
+"""Keys nothing reads, inside the sections hermes-context and its engines read.
+
+A misspelled key (``compression: {treshold: 0.3}``) would otherwise be
+ignored without a word, and its default applied. A section's valid keys are
+its rules' keys, the core's keys in that section, and the keys Hermes Agent
+itself reads there (:data:`~hermes_core.config.schema.HERMES_AGENT_KEYS`),
+so a config.yaml shared with Hermes Agent is never flagged for Hermes' keys.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from hermes_core.config.schema import HERMES_AGENT_KEYS, KEYS
+from hermes_core.config.yaml_source import line_of
+from hermes_core.errors import UnknownKey
+
+__all__ = ["known_keys", "unknown_keys"]
+
+#: How alike a key must be to a valid one to be offered as "did you mean".
+_CLOSE = 0.6
+
+
+def known_keys(section: str, own: Iterable[str] = ()) -> frozenset[str]:
+    """The valid keys of ``section``: ``own`` (an engine's rules), the core's keys there,
+    and Hermes Agent's."""
+    core = (rule.key for rule in KEYS if rule.path.rsplit(".", 1)[0] == section)
+    return frozenset([*own, *core, *HERMES_AGENT_KEYS.get(section, ())])
+
+
+def unknown_keys(
+    section: str,
+    mapping: Mapping[Any, Any],
+    known: frozenset[str],
+    *,
+    source: str,
+    text: str | None,
+) -> list[UnknownKey]:
+    """One :class:`~hermes_core.errors.UnknownKey` per key of ``mapping`` (the section
+    ``section``, dotted) that is not in ``known``, with the closest known key and the
+    line of the key in ``text`` (the file's text, when known)."""
+    problems = []
+    for key in mapping:
+        if not isinstance(key, str) or key in known:
+            continue
+        path = f"{section}.{key}"
+        close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=_CLOSE)
+        listed = ", ".join(sorted(known)) or "none"
+        problems.append(
+            UnknownKey(
+                source,
+                path,
+                f"the keys read in {section} are: {listed}",
+                "an unknown key",
+                line_of(text, path, of_key=True) if text is not None else None,
+                suggestion=f"{section}.{close[0]}" if close else None,
+            )
+        )
+    return problems
