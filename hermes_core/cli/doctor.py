@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import click
-from rich.markup import escape
 
 from hermes_core.cli.common import load, scratch_registry
-from hermes_core.cli.output import out
+from hermes_core.cli.output import say
 from hermes_core.errors import (
     EngineError,
     EngineIncompatibleError,
@@ -47,7 +46,7 @@ def command(ctx: click.Context, name: str | None) -> None:
     _hermes_forecast(ctx)
     with scratch_registry(ctx) as registry:
         name = name or registry.config.engine.name
-        out.print(f"doctor: engine [bold]{name}[/]", highlight=False)
+        say("doctor: engine [bold]{name}[/]", name=name)
         try:
             engine = registry.create_engine(name)
         except EngineError as exc:
@@ -61,27 +60,30 @@ def command(ctx: click.Context, name: str | None) -> None:
                     "then run doctor again",
                 ),
             )
-            out.print(f"  [red]x[/] {exc}\n    what to do: {hint}", highlight=False)
+            say("  [red]x[/] {exc}\n    what to do: {hint}", exc=exc, hint=hint)
             ctx.exit(1)
         record = registry.get(name)
-        out.print(f"  [green]ok[/] loads from {record.source if record else '?'}", highlight=False)
-        out.print(f"  [green]ok[/] signatures fit the hookspecs; name is '{engine.name}'")
+        say("  [green]ok[/] loads from {source}", source=record.source if record else "?")
+        say("  [green]ok[/] signatures fit the hookspecs; name is '{name}'", name=engine.name)
         outcomes = check_contract(
             ContractSubject(lambda: registry.create_engine(name), expected_name=name)
         )
     failed = [outcome for outcome in outcomes if outcome.problem is not None]
     for outcome in failed:
-        out.print(f"  [red]x[/] {outcome.rule.sentence}: {outcome.problem}", highlight=False)
+        say("  [red]x[/] {rule}: {problem}", rule=outcome.rule.sentence, problem=outcome.problem)
     held = len(outcomes) - len(failed)
     if failed:
-        out.print(
-            f"  [red]x[/] {held} of {len(outcomes)} contract rules hold; {len(failed)} do not "
-            "(above). Each is a test of hermes_core.testing.ContextEngineContract "
-            "(test_<rule with underscores>) to reproduce under pytest.",
-            highlight=False,
+        say(
+            "  [red]x[/] {held} of {total} contract rules hold; {failed} do not (above). Each "
+            "is a test of hermes_core.testing.ContextEngineContract ({name}) to reproduce "
+            "under pytest.",
+            held=held,
+            total=len(outcomes),
+            failed=len(failed),
+            name="test_<rule with underscores>",
         )
         ctx.exit(1)
-    out.print(f"  [green]ok[/] all {len(outcomes)} contract rules hold")
+    say("  [green]ok[/] all {total} contract rules hold", total=len(outcomes))
 
 
 def _hermes_forecast(ctx: click.Context) -> None:
@@ -93,16 +95,15 @@ def _hermes_forecast(ctx: click.Context) -> None:
     home = load(ctx).home
     predicted = forecast(home)
     if predicted is None:
-        out.print(
-            f"Hermes Agent: could not ask it which engine it runs for {home}", highlight=False
-        )
+        say("Hermes Agent: could not ask it which engine it runs for {home}", home=home)
         return
-    out.print(
-        f"Hermes Agent (for {home}) will run: [bold]{escape(predicted.runs)}[/]: "
-        f"{escape(predicted.explain())}",
-        highlight=False,
+    say(
+        "Hermes Agent (for {home}) will run: [bold]{runs}[/]: {why}",
+        home=home,
+        runs=predicted.runs,
+        why=predicted.explain(),
     )
     for line in predicted.registered:
-        out.print(f"  {escape(line)}", highlight=False)
+        say("  {line}", line=line)
     for line in predicted.rejected:
-        out.print(f"  [yellow]{escape(line)}[/]", highlight=False)
+        say("  [yellow]{line}[/]", line=line)

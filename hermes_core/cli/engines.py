@@ -6,9 +6,10 @@ from typing import Any
 
 import click
 from rich.table import Table
+from rich.text import Text
 
 from hermes_core.cli.common import scratch_registry
-from hermes_core.cli.output import emit_json, out
+from hermes_core.cli.output import cell, emit_json, out, say
 from hermes_core.errors import EngineError
 from hermes_core.names import DEFAULT_ENGINE
 from hermes_core.registry import EngineRegistry
@@ -96,26 +97,29 @@ def command(ctx: click.Context, as_json: bool, check: bool) -> None:
         for column in ("NAME", "STATUS", "SOURCE", "DESCRIPTION"):
             table.add_column(column, overflow="fold")
         if problem is not None and registry.get(choice.name) is None:
-            table.add_row(choice.name, f"[{_STYLE['missing']}]missing[/]", "-", problem)
+            table.add_row(cell(choice.name), Text("missing", _STYLE["missing"]), "-", cell(problem))
         for record in registry:
             status = record.status.value
             table.add_row(
-                record.name,
-                f"[{_STYLE[status]}]{status}[/]",
-                str(record.source),
-                record.reason or record.description,
+                cell(record.name),
+                Text(status, _STYLE[status]),
+                cell(record.source),
+                cell(record.reason or record.description),
             )
         out.print(table)
-        out.print(f"\nselected: [bold]{choice.name}[/] (by {choice.origin})", highlight=False)
+        say("\nselected: [bold]{name}[/] (by {origin})", name=choice.name, origin=choice.origin)
         if problem is not None:
-            out.print(
-                f"[bold red]cannot use {choice.name}[/]: {problem}; the host uses "
-                f"[bold]{used}[/] instead. Install it, or run: hermes-context select NAME",
-                highlight=False,
+            say(
+                "[bold red]cannot use {name}[/]: {problem}; the host uses [bold]{used}[/] "
+                "instead. Install it, or run: hermes-context select NAME",
+                name=choice.name,
+                problem=problem,
+                used=used,
             )
         for name, failure in checks.items():
-            out.print(
-                f"check {name}: " + ("[green]ok[/]" if failure is None else f"[red]{failure}[/]")
-            )
+            if failure is None:
+                say("check {name}: [green]ok[/]", name=name)
+            else:
+                say("check {name}: [red]{failure}[/]", name=name, failure=failure)
     if check and (problem is not None or any(f is not None for f in checks.values())):
         ctx.exit(1)

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import json
 import logging
+import string
 import sys
 from typing import Any, NoReturn
 
 import click
 import structlog
 from rich.console import Console
+from rich.markup import escape
+from rich.text import Text
 
 from hermes_core.log import LOGGER_NAME, event_fields
 
-__all__ = ["LOG_FORMATS", "configure_logging", "emit_json", "fail", "out"]
+__all__ = ["LOG_FORMATS", "cell", "configure_logging", "emit_json", "fail", "out", "say"]
 
 out = Console(soft_wrap=False)
 err = Console(stderr=True, soft_wrap=True)  # an error is one line, whatever the width
@@ -70,6 +73,29 @@ def configure_logging(debug: bool, log_format: str = "console") -> None:
     )
 
 
+class _Escaping(string.Formatter):
+    """Fills a markup template; each value is formatted, then escaped, so that text such
+    as ``hermes-context[plot]`` or ``[x]`` is shown as written, never taken for markup."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        return escape(format(value, format_spec))
+
+
+_ESCAPING = _Escaping()
+
+
+def say(template: str, /, *, to: Console = out, **values: Any) -> None:
+    """Print ``template``, rich markup written here, with each ``{name}`` (format specs
+    allowed: ``{tokens:,}``) filled by ``values[name]`` shown as written: the one way a
+    command prints a line that carries data."""
+    to.print(_ESCAPING.format(template, **values), highlight=False)
+
+
+def cell(value: object) -> Text:
+    """A table cell showing ``value`` as written (table cells are markup otherwise)."""
+    return Text(str(value))
+
+
 def emit_json(data: Any) -> None:
     """Machine-readable output for ``--json``."""
     click.echo(json.dumps(data, indent=2, default=str))
@@ -77,5 +103,5 @@ def emit_json(data: Any) -> None:
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """One clear message on stderr and a non-zero exit; never a traceback."""
-    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    say("[bold red]error:[/] {message}", to=err, message=message)
     raise SystemExit(code)

@@ -17,7 +17,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
 from hermes_core.cli.common import discover
-from hermes_core.cli.output import fail, out
+from hermes_core.cli.output import fail, out, say
 from hermes_core.registry import EngineStatus
 
 __all__ = ["install", "uninstall"]
@@ -52,22 +52,23 @@ def _report(ctx: click.Context, before: dict[tuple[str, str], str], verb: str) -
     removed = [key for key in before if key not in after]
     for (name, source), status in ((key, after[key]) for key in added):
         note = "" if status in ("available", "selected") else f" [{status}]"
-        out.print(f"added engine [bold]{name}[/] ({source}){note}", highlight=False)
+        say("added engine [bold]{name}[/] ({source}){note}", name=name, source=source, note=note)
     for name, source in removed:
-        out.print(f"removed engine [bold]{name}[/] ({source})", highlight=False)
+        say("removed engine [bold]{name}[/] ({source})", name=name, source=source)
     if not added and not removed:
-        out.print(f"no engine was {verb}: the list of engines is unchanged", highlight=False)
+        say("no engine was {verb}: the list of engines is unchanged", verb=verb)
     registry = discover(ctx)
     choice = registry.config.engine
     record = registry.get(choice.name)
     if record is None or record.status not in (EngineStatus.AVAILABLE, EngineStatus.SELECTED):
-        out.print(
-            f"[yellow]the selected engine {choice.name} (by {choice.origin}) is not usable "
-            "now; the host uses compressor. Run: hermes-context select NAME[/]",
-            highlight=False,
+        say(
+            "[yellow]the selected engine {name} (by {origin}) is not usable now; the host "
+            "uses compressor. Run: hermes-context select NAME[/]",
+            name=choice.name,
+            origin=choice.origin,
         )
     elif added and choice.name not in {name for name, _ in added}:
-        out.print(f"to use it: hermes-context select {added[0][0]}", highlight=False)
+        say("to use it: hermes-context select {name}", name=added[0][0])
 
 
 @click.command("install")

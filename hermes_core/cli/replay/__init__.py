@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from hermes_core.cli.common import load
-from hermes_core.cli.output import emit_json, fail, out
+from hermes_core.cli.output import emit_json, fail, out, say
 from hermes_core.cli.replay.chart import (
     IMAGE_SUFFIXES,
     PlotUnavailableError,
@@ -136,29 +136,38 @@ def command(
         if answer:
             _show_ask(answer, context_length)
         if plot_path is not None:
-            out.print(f"chart written to {plot_path}", highlight=False)
+            say("chart written to {path}", path=plot_path)
     if report.over_window:
         if not as_json:
             first = report.over_window[0]
-            out.print(
-                f"[bold red]{host.engine_name} did not keep the conversation inside the window:[/] "
-                f"{len(report.over_window)} of {len(report.turns)} requests were over "
-                f"{report.input_budget:,} tokens, the window less {report.reply_reserve_tokens:,} "
-                f"for the reply (the first at model call {first.number}, the largest "
-                f"{report.largest_request:,} = {report.largest_request / context_length:.0%}); "
-                "a provider would reject them or cut the answer short.",
-                highlight=False,
+            say(
+                "[bold red]{engine} did not keep the conversation inside the window:[/] "
+                "{over} of {turns} requests were over {budget:,} tokens, the window less "
+                "{reserve:,} for the reply (the first at model call {first}, the largest "
+                "{largest:,} = {share:.0%}); a provider would reject them or cut the answer "
+                "short.",
+                engine=host.engine_name,
+                over=len(report.over_window),
+                turns=len(report.turns),
+                budget=report.input_budget,
+                reserve=report.reply_reserve_tokens,
+                first=first.number,
+                largest=report.largest_request,
+                share=report.largest_request / context_length,
             )
         ctx.exit(1)
 
 
 def _show(report: ReplayReport) -> None:
     figures = report.figures()
-    out.print(
-        f"engine [bold]{report.engine}[/]: window {report.context_length:,} tokens "
-        f"({report.reply_reserve_tokens:,} kept for the reply), threshold "
-        f"{report.threshold_tokens:,}, summaries by {report.summarizer}",
-        highlight=False,
+    say(
+        "engine [bold]{engine}[/]: window {window:,} tokens ({reserve:,} kept for the reply), "
+        "threshold {threshold:,}, summaries by {summarizer}",
+        engine=report.engine,
+        window=report.context_length,
+        reserve=report.reply_reserve_tokens,
+        threshold=report.threshold_tokens,
+        summarizer=report.summarizer,
     )
     out.print(Text(terminal_chart(report)))
     if report.passes:
@@ -179,16 +188,24 @@ def _show(report: ReplayReport) -> None:
                 f"{p.tokens_before / report.context_length:.0%} of window",
             )
         out.print(table)
-    out.print(
-        f"engine {report.engine}: {len(report.turns)} turns, {report.messages} messages replayed, "
-        f"{len(report.passes)} compaction passes\n"
-        f"tokens sent: {figures['tokens_with_engine']:,} with the engine, "
-        f"{figures['tokens_without_engine']:,} without ({figures['saved_share']:.0%} saved); "
-        f"largest request {report.largest_request:,} tokens "
-        f"({figures['largest_request_share_of_window']:.0%} of the window, "
-        f"{figures['tokens_left_for_reply']:,} left for the reply); final context "
-        f"{report.final_messages} messages / {report.final_tokens:,} tokens",
-        highlight=False,
+    say(
+        "engine {engine}: {turns} turns, {messages} messages replayed, {passes} compaction "
+        "passes\ntokens sent: {with_engine:,} with the engine, {without:,} without ({saved:.0%} "
+        "saved); largest request {largest:,} tokens ({largest_share:.0%} of the window, "
+        "{left:,} left for the reply); final context {final_messages} messages / "
+        "{final_tokens:,} tokens",
+        engine=report.engine,
+        turns=len(report.turns),
+        messages=report.messages,
+        passes=len(report.passes),
+        with_engine=figures["tokens_with_engine"],
+        without=figures["tokens_without_engine"],
+        saved=figures["saved_share"],
+        largest=report.largest_request,
+        largest_share=figures["largest_request_share_of_window"],
+        left=figures["tokens_left_for_reply"],
+        final_messages=report.final_messages,
+        final_tokens=report.final_tokens,
     )
 
 
@@ -217,26 +234,32 @@ def _ask(host: ContextHost, history: list[dict[str, Any]], ask: str, window: int
 
 def _show_ask(answer: dict[str, Any], window: int) -> None:
     request = answer["request"]
-    out.print(
-        f"\n[bold]what the model would receive[/]: {len(request)} messages, "
-        f"{answer['request_tokens']:,} tokens ({answer['request_tokens'] / window:.0%} of the "
-        f"window, {answer['tokens_left_for_reply']:,} left for the reply); the last ones:",
-        highlight=False,
+    say(
+        "\n[bold]what the model would receive[/]: {count} messages, {tokens:,} tokens "
+        "({share:.0%} of the window, {left:,} left for the reply); the last ones:",
+        count=len(request),
+        tokens=answer["request_tokens"],
+        share=answer["request_tokens"] / window,
+        left=answer["tokens_left_for_reply"],
     )
     for message in request[-4:]:
         text = message.get("content") or json.dumps(message.get("tool_calls", ""))
-        out.print(f"  {message.get('role', '?'):>9}: {_short(text)}", highlight=False)
+        say("  {role:>9}: {text}", role=message.get("role", "?"), text=_short(text))
     found = answer.get("found")
     if not answer.get("search_tool") or not isinstance(found, dict):
         return
     hits = [hit for hit in found.get("results", []) if isinstance(hit, dict)][:_HITS]
-    out.print(
-        f"[bold]{answer['search_tool']}[/] finds {len(found.get('results', []))} matches; "
-        f"the first {len(hits)}:",
-        highlight=False,
+    say(
+        "[bold]{tool}[/] finds {count} matches; the first {shown}:",
+        tool=answer["search_tool"],
+        count=len(found.get("results", [])),
+        shown=len(hits),
     )
     for hit in hits:
         where = f" (folded into {hit['folded_into']})" if hit.get("folded_into") else ""
-        out.print(
-            f"  {hit.get('id', '?')}{where}: {_short(hit.get('snippet', ''))}", highlight=False
+        say(
+            "  {id}{where}: {snippet}",
+            id=hit.get("id", "?"),
+            where=where,
+            snippet=_short(hit.get("snippet", "")),
         )
