@@ -367,3 +367,72 @@ def test_replay_json_reports_every_pass_and_the_ask(tmp_path: Path) -> None:
     assert report["ask"]["search_tool"] == "lcm_grep"
     assert any("kestrel-17" in r["snippet"] for r in report["ask"]["found"]["results"])
     assert report["ask"]["request"][-1] == {"role": "user", "content": "staging database host"}
+
+
+def test_text_with_square_brackets_is_shown_as_written_in_tables_lines_and_errors(
+    tmp_path: Path, hermes_site: TemporarySite
+) -> None:
+    hermes_site.add_engine(
+        "acme-engine", "acme", engine_module_source("acme"), summary="Acme [beta] for [bold]x"
+    )
+    home = tmp_path / "home [1]"
+    home.mkdir()
+    listed = run("engines", home=home, site=hermes_site.path)
+    assert listed.returncode == 0, listed.stderr
+    assert "Acme [beta] for [bold]x" in listed.stdout
+    selected = run("select", "acme", home=home, site=hermes_site.path)
+    assert selected.returncode == 0, selected.stderr
+    assert f"in {home / 'config.yaml'}" in selected.stdout
+    missing = tmp_path / "[x]" / "c.yaml"
+    refused = run("--config", str(missing), "select", "acme", home=home, site=hermes_site.path)
+    assert refused.returncode == 2
+    assert f"error: {missing.parent} does not exist: {missing} was not created" in refused.stderr
+
+
+def test_select_refuses_a_folder_that_does_not_exist_unless_told_to_create_it(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "no" / "such" / "config.yaml"
+    refused = run("--config", str(path), "select", "compressor", home=tmp_path)
+    assert refused.returncode == 2 and "pass --create to create it" in refused.stderr
+    assert not (tmp_path / "no").exists()
+    created = run("--config", str(path), "select", "compressor", "--create", home=tmp_path)
+    assert created.returncode == 0, created.stderr
+    assert yaml.safe_load(path.read_text(encoding="utf-8")) == {"context": {"engine": "compressor"}}
+
+
+def test_select_says_when_the_environment_variable_keeps_another_engine_selected(
+    tmp_path: Path,
+) -> None:
+    env = dict(os.environ, HERMES_HOME=str(tmp_path), HERMES_CONTEXT_ENGINE="compressor")
+    result = subprocess.run(
+        [sys.executable, "-m", "hermes_core", "select", "lcm"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "selected lcm" in result.stdout
+    assert (
+        "but environment variable HERMES_CONTEXT_ENGINE selects compressor, and it wins over "
+        "the file: unset it to use lcm"
+    ) in " ".join(result.stdout.split())
+    plain = run("select", "lcm", home=tmp_path)
+    assert "wins over the file" not in plain.stdout
+
+
+def test_say_fills_markup_with_values_that_stay_text() -> None:
+    from rich.console import Console
+
+    from hermes_core.cli.output import say
+
+    console = Console(record=True, width=200)
+    say(
+        "[bold]{name}[/] needs {extra} ({tokens:,} tokens)",
+        to=console,
+        name="a[/]b",
+        extra="hermes-context[plot]",
+        tokens=12345,
+    )
+    assert console.export_text() == "a[/]b needs hermes-context[plot] (12,345 tokens)\n"

@@ -8,7 +8,8 @@ from pathlib import Path
 import click
 
 from hermes_core.cli.common import discover
-from hermes_core.cli.output import fail, out
+from hermes_core.cli.output import fail, say
+from hermes_core.config import HermesConfig
 from hermes_core.config.editing import ConfigEditError, set_context_engine, write_config_text
 from hermes_core.names import ENGINE_NAME_RULE, is_valid_engine_name
 from hermes_core.registry import EngineStatus
@@ -18,8 +19,13 @@ __all__ = ["command"]
 
 @click.command("select")
 @click.argument("name")
+@click.option(
+    "--create",
+    is_flag=True,
+    help="Create the config file's folder when it does not exist (otherwise refused).",
+)
 @click.pass_context
-def command(ctx: click.Context, name: str) -> None:
+def command(ctx: click.Context, name: str, create: bool) -> None:
     """Select engine NAME in config.yaml (it must be installed and compatible)."""
     if not is_valid_engine_name(name):
         fail(f"{name!r} is not {ENGINE_NAME_RULE}")
@@ -39,6 +45,11 @@ def command(ctx: click.Context, name: str) -> None:
         fail(f"engine '{name}' ({record.source}) is {record.status.value}: {record.reason}")
     config = registry.config
     path = Path(config.path or (config.home / "config.yaml"))
+    if not path.parent.is_dir() and not create:
+        fail(
+            f"{path.parent} does not exist: {path} was not created; check the path "
+            "(--config, $HERMES_CONFIG, $HERMES_HOME), or pass --create to create it"
+        )
     if path.exists() and not path.stat().st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
         fail(
             f"{path} is read-only (mode {stat.S_IMODE(path.stat().st_mode):04o}): not changed; "
@@ -52,5 +63,20 @@ def command(ctx: click.Context, name: str) -> None:
         fail(f"{path}: cannot read it ({exc})")
     except ConfigEditError as exc:
         fail(f"{path}: not changed: {exc}; set context.engine: {name} there by hand")
+    path.parent.mkdir(parents=True, exist_ok=True)
     write_config_text(path, edited)
-    out.print(f"selected [bold]{name}[/] ({record.source}) in {path}", highlight=False)
+    say("selected [bold]{name}[/] ({source}) in {path}", name=name, source=record.source, path=path)
+    _say_what_overrides(config, name)
+
+
+def _say_what_overrides(config: HermesConfig, name: str) -> None:
+    """The file now names ``name``; say so when the environment selects something else."""
+    choice = config.engine
+    if not choice.from_file and choice.origin != "the default" and choice.name != name:
+        say(
+            "[yellow]but {origin} selects {chosen}, and it wins over the file: unset it "
+            "to use {name}[/]",
+            origin=choice.origin,
+            chosen=choice.name,
+            name=name,
+        )
