@@ -72,16 +72,53 @@ def _report(ctx: click.Context, before: dict[tuple[str, str], str], verb: str) -
 
 
 @click.command("install")
-@click.argument("packages", nargs=-1, required=True)
+@click.argument("packages", nargs=-1)
+@click.option(
+    "-e",
+    "--editable",
+    "editables",
+    multiple=True,
+    metavar="PATH",
+    help="Install the project at PATH in editable mode (repeatable), as pip install -e.",
+)
+@click.option(
+    "-r",
+    "--requirement",
+    "requirements",
+    multiple=True,
+    metavar="FILE",
+    type=click.Path(exists=True, dir_okay=False),
+    help="Install what requirements FILE lists (repeatable), as pip install -r.",
+)
 @click.option("-U", "--upgrade", is_flag=True, help="Upgrade the packages if installed.")
+@click.option("--pre", is_flag=True, help="Consider pre-release and development versions.")
 @click.pass_context
-def install(ctx: click.Context, packages: tuple[str, ...], upgrade: bool) -> None:
+def install(
+    ctx: click.Context,
+    packages: tuple[str, ...],
+    editables: tuple[str, ...],
+    requirements: tuple[str, ...],
+    upgrade: bool,
+    pre: bool,
+) -> None:
     """pip install PACKAGES into this interpreter, then list the engines they added.
 
-    PACKAGES are anything pip takes: hermes-engine-lcm, a wheel file, a folder.
+    PACKAGES are anything pip takes: hermes-engine-lcm, a wheel file, a folder;
+    -e PATH and -r FILE as with pip.
     """
+    if not (packages or editables or requirements):
+        fail("nothing to install: name PACKAGES, -e PATH or -r FILE")
+    if any(package.startswith("-") for package in packages):
+        fail("PACKAGES are names, files or folders, never pip options: use this command's own")
+    arguments = [
+        *(["--upgrade"] if upgrade else []),
+        *(["--pre"] if pre else []),
+        *(part for path in editables for part in ("--editable", path)),
+        *(part for path in requirements for part in ("--requirement", path)),
+        *packages,
+    ]
     before = _engines(ctx)
-    _pip(["install", *(["--upgrade"] if upgrade else []), *packages])
+    _pip(["install", *arguments])
     _report(ctx, before, "added")
 
 

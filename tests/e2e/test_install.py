@@ -222,3 +222,21 @@ def test_install_and_uninstall_say_which_engines_came_and_went(
     listing = json.loads(run(python, "-m", "hermes_core", "engines", "--json", env=env).stdout)
     assert listing["used"] == "compressor"
     assert all(e["name"] != "kite" for e in listing["engines"])
+
+
+def test_install_takes_pips_habits_editable_requirements_upgrade_and_pre(
+    environment: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    python, base_env = environment
+    _, env = fresh_home(base_env, tmp_path)
+    project = write_project(tmp_path / "gale", "gale-context-engine", engine="gale")
+    editable = run(python, "-m", "hermes_core", "install", "-e", project, env=env)
+    assert "added engine gale (distribution gale-context-engine 1.2.0)" in editable.stdout
+    assert f"--editable {project}" in editable.stdout  # what pip was asked
+    run(python, "-m", "hermes_core", "uninstall", "gale-context-engine", env=env)
+    wheel = build_wheel(project, tmp_path / "wheels")
+    listed = tmp_path / "requirements.txt"
+    listed.write_text(f"{wheel}\n", encoding="utf-8")
+    from_file = run(python, "-m", "hermes_core", "install", "-U", "--pre", "-r", listed, env=env)
+    assert "added engine gale (distribution gale-context-engine 1.2.0)" in from_file.stdout
+    assert f"--upgrade --pre --requirement {listed}" in " ".join(from_file.stdout.split())
