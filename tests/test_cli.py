@@ -10,6 +10,7 @@ import symtable
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from hermes_core.testing import TemporarySite, engine_module_source
@@ -436,3 +437,29 @@ def test_say_fills_markup_with_values_that_stay_text() -> None:
         tokens=12345,
     )
     assert console.export_text() == "a[/]b needs hermes-context[plot] (12,345 tokens)\n"
+
+
+@pytest.mark.parametrize("columns", [80, 60, 59, 40])
+def test_the_replay_chart_fits_the_terminal_and_gives_way_under_60_columns(
+    tmp_path: Path, columns: int
+) -> None:
+    env = dict(os.environ, HERMES_HOME=str(tmp_path), COLUMNS=str(columns))
+    env.pop("HERMES_CONTEXT_ENGINE", None)
+    result = subprocess.run(
+        [sys.executable, "-m", "hermes_core", "replay"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines) <= columns
+    braille = [line for line in lines if any("\u2800" <= c <= "\u28ff" for c in line)]
+    if columns >= 60:
+        assert len(braille) >= 10  # the chart is there, each row on one line
+    else:
+        assert braille == []
+        assert f"no chart: it needs 60 columns and this terminal has {columns}" in " ".join(
+            result.stdout.split()
+        )

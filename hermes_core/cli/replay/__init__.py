@@ -18,7 +18,7 @@ from hermes_core.cli.output import emit_json, fail, out, say
 from hermes_core.cli.replay.chart import (
     IMAGE_SUFFIXES,
     PlotUnavailableError,
-    terminal_chart,
+    chart_for_terminal,
     write_image,
 )
 from hermes_core.cli.replay.simulation import ReplayReport, replay
@@ -169,7 +169,7 @@ def _show(report: ReplayReport) -> None:
         threshold=report.threshold_tokens,
         summarizer=report.summarizer,
     )
-    out.print(Text(terminal_chart(report)))
+    out.print(Text(chart_for_terminal(report, out.width)))
     if report.passes:
         table = Table(title="compaction passes", show_edge=False)
         for column in ("model call", "tokens before", "tokens after", "saved", "duration"):

@@ -12,7 +12,14 @@ import plotille
 
 from hermes_core.cli.replay.simulation import ReplayReport
 
-__all__ = ["IMAGE_SUFFIXES", "PlotUnavailableError", "terminal_chart", "write_image"]
+__all__ = [
+    "IMAGE_SUFFIXES",
+    "MIN_COLUMNS",
+    "PlotUnavailableError",
+    "chart_for_terminal",
+    "terminal_chart",
+    "write_image",
+]
 
 #: File endings ``--plot`` writes.
 IMAGE_SUFFIXES = (".png", ".svg")
@@ -22,8 +29,31 @@ class PlotUnavailableError(RuntimeError):
     """The image cannot be drawn here; the message says what to install."""
 
 
-def terminal_chart(report: ReplayReport, width: int = 72, height: int = 16) -> str:
-    """The chart as text (braille dots; ``=`` the window, ``-`` the threshold, ``x`` a pass)."""
+#: Columns under which no chart is drawn: its plot area would be too narrow to read.
+MIN_COLUMNS = 60
+#: The widest plot area drawn, in columns (labels come on top of it).
+PLOT_WIDTH = 72
+
+
+def chart_for_terminal(report: ReplayReport, columns: int) -> str:
+    """The chart, every line at most ``columns`` wide: the plot area shrinks to leave room for
+    the labels; under :data:`MIN_COLUMNS` a sentence saying so instead of a chart."""
+    if columns < MIN_COLUMNS:
+        return (
+            f"(no chart: it needs {MIN_COLUMNS} columns and this terminal has {columns}; "
+            "widen it, or draw it into a file with --plot chart.png)"
+        )
+    width = PLOT_WIDTH
+    chart = terminal_chart(report, width)
+    widest = max(len(line) for line in chart.splitlines())
+    if widest > columns:  # the labels' width depends on the figures: measure, then shrink
+        chart = terminal_chart(report, width - (widest - columns))
+    return chart
+
+
+def terminal_chart(report: ReplayReport, width: int = PLOT_WIDTH, height: int = 16) -> str:
+    """The chart as text (braille dots; ``=`` the window, ``-`` the threshold, ``x`` a pass),
+    its plot area ``width`` columns wide."""
     turns = [turn.number for turn in report.turns] or [0]
     sent = [turn.sent_tokens for turn in report.turns] or [0]
     top = max(report.context_length, max(sent)) * 1.05
