@@ -109,6 +109,7 @@ def docs(session: nox.Session) -> None:
         "mkdocs",
         "mkdocs-material",
         "mkdocstrings[python]",
+        "ruff",  # mkdocstrings formats (wraps) long signatures with it
         "selenium",
     )
     session.env["NO_MKDOCS_2_WARNING"] = "1"

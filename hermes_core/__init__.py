@@ -37,6 +37,7 @@ from hermes_core.errors import (
     EngineNotFoundError,
     EngineValidationError,
     HermesError,
+    UnknownKey,
 )
 from hermes_core.hook_record import Hook
 from hermes_core.hookspecs import (
@@ -148,6 +149,7 @@ __all__ = [
     "MessageProblem",
     "PluginContext",
     "Source",
+    "UnknownKey",
     "__version__",
     "accepted_keywords",
     "activate",

@@ -8,6 +8,7 @@ disagree with what the loader and the engines check.
 
 from __future__ import annotations
 
+import html
 import importlib
 import re
 from typing import Any
@@ -21,11 +22,24 @@ def rules_at(reference: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
+#: A code span, whose text markdown shows as written.
+CODE_SPAN = re.compile(r"(`[^`]*`)")
+
+
+def as_text(prose: str) -> str:
+    """``prose`` with ``<``, ``>`` and ``&`` outside code spans escaped: a rule's sentence is
+    text, and ``<dir>/context_engine/<name>/`` must not become HTML tags."""
+    return "".join(
+        part if CODE_SPAN.fullmatch(part) else html.escape(part, quote=False)
+        for part in CODE_SPAN.split(prose)
+    )
+
+
 def render(rules: Any) -> str:
     """One ``### `path``` section per rule."""
     return "\n".join(
-        f"### `{rule.path}`\n\n{rule.doc}\n\n"
-        f"- default: `{rule.default!r}`\n- expected: {rule.expected}\n"
+        f"### `{rule.path}`\n\n{as_text(rule.doc)}\n\n"
+        f"- default: `{rule.default!r}`\n- expected: {as_text(rule.expected)}\n"
         for rule in rules
     )
 

@@ -112,7 +112,7 @@ def report_problems(problems: Sequence[ConfigProblem], *, strict: bool) -> None:
     Otherwise log each as ``hermes_config.invalid`` with ``file``, ``key``
     (absent for a problem with the whole file), ``line`` and ``column`` (where
     known), ``expected``, ``got`` and ``message``; an
-    :class:`~hermes_core.errors.UnknownKey` as ``hermes_config.unknown_key``
+    :class:`~hermes_core.UnknownKey` as ``hermes_config.unknown_key``
     with ``file``, ``key``, ``line``, ``suggestion`` and ``message``.
     """
     if not problems:

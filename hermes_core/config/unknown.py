@@ -38,7 +38,7 @@ def unknown_keys(
     source: str,
     text: str | None,
 ) -> list[UnknownKey]:
-    """One :class:`~hermes_core.errors.UnknownKey` per key of ``mapping`` (the section
+    """One :class:`~hermes_core.UnknownKey` per key of ``mapping`` (the section
     ``section``, dotted) that is not in ``known``, with the closest known key and the
     line of the key in ``text`` (the file's text, when known)."""
     problems = []

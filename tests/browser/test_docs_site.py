@@ -119,9 +119,72 @@ def test_every_page_renders_with_its_title_and_no_raw_roles(
     for role in (":meth:", ":func:", ":class:", ":data:", ":mod:", ":attr:"):
         assert role not in text, f"{page} shows a raw Sphinx role {role}"
     assert "hermes-context/hermes-context" in driver.page_source
+    stray = driver.execute_script(STRAY_TAGS)
+    assert stray == [], f"{page}: text was taken for HTML tags {stray}"
+    cut = driver.execute_script(CUT_SIGNATURES)
+    assert cut == [], f"{page}: signatures cut at the right edge: {cut}"
     if page.startswith("api/") and page != "api/index.md":
         signatures = driver.find_elements(By.CSS_SELECTOR, ".doc-signature")
         assert signatures, f"{page} shows no signature"
+
+
+#: Elements in a page's article that no markdown or mkdocstrings writes: text such as
+#: ``<dir>/context_engine/<name>/`` taken for tags (the text vanishes, and what follows
+#: renders nested inside them).
+STRAY_TAGS = """
+const obsolete = new Set(["DIR", "FONT", "CENTER", "MARQUEE", "BLINK", "BASEFONT"]);
+return Array.from(document.querySelectorAll("article *"))
+  .filter(e => e instanceof HTMLUnknownElement || obsolete.has(e.tagName))
+  .map(e => e.tagName.toLowerCase());
+"""
+
+#: Signatures wider than their box (scrolled, so cut where the page ends).
+CUT_SIGNATURES = """
+return Array.from(document.querySelectorAll(".doc-signature code"))
+  .filter(e => e.scrollWidth > e.clientWidth + 1)
+  .map(e => e.textContent.slice(0, 60));
+"""
+
+
+def test_every_hook_on_the_contract_page_has_its_description(
+    browser: WebDriver, site_url: str
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    from hermes_core.hookspecs import ContextEngineSpec, PluginSpec
+
+    driver = browser
+    driver.get(site_url + "/contract/")
+    for spec in (ContextEngineSpec, PluginSpec):
+        for hook in (name for name in vars(spec) if not name.startswith("_")):
+            anchor = f"hermes_core.hookspecs.{spec.__name__}.{hook}"
+            heading = driver.find_element(By.ID, anchor)
+            contents = heading.find_element(
+                By.XPATH, "following-sibling::div[contains(@class, 'doc-contents')][1]"
+            )
+            words = contents.text.split()
+            assert len(words) >= 8, f"{hook}: no description on the contract page ({words})"
+
+
+def test_every_configuration_key_has_its_section_in_the_reference(
+    browser: WebDriver, site_url: str
+) -> None:
+    from hermes_engine_lcm.settings import RULES as LCM
+    from selenium.webdriver.common.by import By
+
+    from hermes_compressor.settings import RULES as COMPRESSOR
+    from hermes_core.config import KEYS
+
+    driver = browser
+    driver.get(site_url + "/configuration/")
+    # direct children of the article: a key nested in stray markup does not count
+    headings = {
+        h.text.strip().rstrip("¶").strip()
+        for h in driver.find_elements(By.XPATH, "//article/h3")
+        if h.is_displayed()
+    }
+    missing = [rule.path for rule in (*KEYS, *COMPRESSOR, *LCM) if rule.path not in headings]
+    assert missing == [], f"keys without a section in the configuration reference: {missing}"
 
 
 def test_the_contract_page_has_one_toc_entry_per_hook(browser: WebDriver, site_url: str) -> None:
