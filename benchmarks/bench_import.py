@@ -1,6 +1,10 @@
 """What ``import hermes_core`` costs an embedder: time, side by side with a bare interpreter
 and with what the library used to load (structlog, and through it rich), and which heavy
-packages it loads. Target: neither rich nor click nor plotille is imported."""
+packages it loads. Target: neither rich nor click nor plotille is imported.
+
+And what the pytest plugin costs every pytest run where hermes-context is installed: its
+import once pytest is loaded (as pytest loads it), against importing what the plugin
+loaded before (``hermes_core.testing``). Target: at most 20 ms."""
 
 from __future__ import annotations
 
@@ -26,6 +30,29 @@ def seconds(code: str, runs: int = 15) -> float:
     return statistics.median(times)
 
 
+#: Prints, in ms, what importing ``module`` costs once pytest is imported.
+PLUGIN_PROBE = (
+    "import time, pytest; start = time.perf_counter(); import {module}; "
+    "print((time.perf_counter() - start) * 1000)"
+)
+
+
+def plugin_ms(module: str, runs: int = 15) -> float:
+    """Median ms to import ``module`` in a fresh interpreter that has imported pytest."""
+    times = [
+        float(
+            subprocess.run(
+                [sys.executable, "-c", PLUGIN_PROBE.format(module=module)],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+        )
+        for _ in range(runs)
+    ]
+    return statistics.median(times)
+
+
 def main() -> int:
     bare = seconds("pass")
     ours = seconds("import hermes_core")
@@ -46,7 +73,14 @@ def main() -> int:
         f"heavy packages loaded: {loaded or 'none'}; target (no rich, click, plotille): "
         + ("met" if not heavy else "MISSED")
     )
-    return 0 if not heavy else 1
+    plugin = plugin_ms("hermes_context_pytest")
+    old_plugin = plugin_ms("hermes_core.testing")
+    print(
+        f"pytest plugin import, pytest loaded: {plugin:.1f} ms (before, as hermes_core.testing."
+        f"plugin: {old_plugin:.1f} ms, {old_plugin / plugin:.0f}x); target <= 20 ms: "
+        + ("met" if plugin <= 20 else "MISSED")
+    )
+    return 0 if not heavy and plugin <= 20 else 1
 
 
 if __name__ == "__main__":

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from importlib.metadata import entry_points
+
 import pytest
 
 from hermes_compressor import CompressorEngine
@@ -53,3 +57,16 @@ class TestOrphaning(ContextEngineContract):
         "test_compress_returns_a_valid_message_list",
     ]
     assert result.parseoutcomes()["passed"] > 0
+
+
+def test_the_pytest_plugin_imports_nothing_of_the_host_until_asked() -> None:
+    """pytest imports the plugin in every run where hermes-context is installed."""
+    probe = (
+        "import sys, pytest, hermes_context_pytest; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'hermes_core'))"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
+    (entry,) = [e for e in entry_points(group="pytest11") if e.name == "hermes_core"]
+    assert entry.value == "hermes_context_pytest"
