@@ -97,7 +97,7 @@ _RULES: tuple[_Rule, ...] = (
 
 #: Parts of a key name that say its value is a secret.
 _SECRET_NAMES = re.compile(
-    r"(?i)(api[_-]?key|apikey|token|secret|passw(or)?d|authorization|credential|private[_-]?key)"
+    r"(?i)(api[_-]?key|apikey|token(?!s)|secret|passw(or)?d|authorization|credential|private[_-]?key)"
 )
 
 

@@ -108,3 +108,12 @@ def test_a_secret_straddling_the_quoting_cut_is_not_shown_in_part() -> None:
     secret = "sk-" + "Q" * 120
     quoted = quote_body("x" * 150 + " " + secret, limit=200)
     assert "QQQQ" not in quoted
+
+
+def test_keys_that_count_tokens_are_not_taken_for_secrets() -> None:
+    from hermes_core.redaction import is_secret_key
+
+    for key in ("lcm.leaf_chunk_tokens", "max_tokens", "context.reply_reserve_tokens"):
+        assert not is_secret_key(key), key
+    for key in ("token", "auth_token", "github_token_value", "api_key", "db_password"):
+        assert is_secret_key(key), key
