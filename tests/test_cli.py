@@ -463,3 +463,35 @@ def test_the_replay_chart_fits_the_terminal_and_gives_way_under_60_columns(
         assert f"no chart: it needs 60 columns and this terminal has {columns}" in " ".join(
             result.stdout.split()
         )
+
+
+def test_use_config_runs_the_engine_with_the_users_settings_but_never_their_store(
+    tmp_path: Path,
+) -> None:
+    real_store = tmp_path / "real" / "lcm.db"
+    (tmp_path / "config.yaml").write_text(
+        f"lcm:\n  leaf_chunk_tokens: 400\n  fresh_tail_messages: 3\n  database: {real_store}\n",
+        encoding="utf-8",
+    )
+    replays = {
+        flag: json.loads(run("replay", "--engine", "lcm", "--json", *flag, home=tmp_path).stdout)
+        for flag in ((), ("--use-config",))
+    }
+    # smaller leaves: more passes; a shorter fresh tail: fewer messages in the end
+    assert len(replays[("--use-config",)]["passes"]) > len(replays[()]["passes"])
+    assert replays[("--use-config",)]["final_messages"] < replays[()]["final_messages"]
+    assert not real_store.exists() and not (tmp_path / "lcm").exists()
+    assert run("doctor", "lcm", "--use-config", home=tmp_path).returncode == 0
+    assert run("engines", "--check", "--use-config", home=tmp_path).returncode == 0
+    assert not real_store.exists()
+
+
+def test_use_config_reports_a_bad_engine_section_with_file_and_line(tmp_path: Path) -> None:
+    config = tmp_path / "config.yaml"
+    config.write_text("lcm:\n  fresh_tail_messages: 3\n  leaf_chunk_tokens: many\n", "utf-8")
+    result = run("replay", "--engine", "lcm", "--use-config", home=tmp_path)
+    assert result.returncode == 2
+    assert (
+        f"{config}:3: key 'lcm.leaf_chunk_tokens' expected a whole number of tokens, 1 or more, "
+        "got 'many'"
+    ) in " ".join(result.stderr.split())

@@ -13,7 +13,13 @@ from hermes_core import discovery
 from hermes_core.config import HermesConfig, load_config
 from hermes_core.registry import EngineRegistry
 
-__all__ = ["discover", "load", "scratch_registry"]
+__all__ = ["USE_CONFIG_HELP", "discover", "load", "scratch_registry"]
+
+#: What ``--use-config`` does, for every command that offers it.
+USE_CONFIG_HELP = (
+    "Run engines with the settings in your config.yaml (their sections), instead of their "
+    "defaults; their state (databases) still goes to a throwaway home."
+)
 
 
 def load(ctx: click.Context) -> HermesConfig:
@@ -27,12 +33,13 @@ def discover(ctx: click.Context) -> EngineRegistry:
 
 
 @contextmanager
-def scratch_registry(ctx: click.Context) -> Iterator[EngineRegistry]:
-    """Every engine, created in a throwaway ``$HERMES_HOME`` with default settings.
+def scratch_registry(ctx: click.Context, use_config: bool = False) -> Iterator[EngineRegistry]:
+    """Every engine, created in a throwaway ``$HERMES_HOME``, with default settings or, with
+    ``use_config``, the user's (see :meth:`~hermes_core.HermesConfig.isolated`).
 
     For commands that check engines: nothing they do reads or writes the
     user's own state. The directory is removed afterwards.
     """
     registry = discover(ctx)
     with tempfile.TemporaryDirectory(prefix="hermes-context-check-") as scratch:
-        yield registry.with_config(registry.config.isolated(Path(scratch)))
+        yield registry.with_config(registry.config.isolated(Path(scratch), settings=use_config))

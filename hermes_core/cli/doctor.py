@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from hermes_core.cli.common import load, scratch_registry
+from hermes_core.cli.common import USE_CONFIG_HELP, load, scratch_registry
 from hermes_core.cli.output import say
 from hermes_core.errors import (
     EngineError,
@@ -33,18 +33,19 @@ _FIX_PLUGIN = {
 
 @click.command("doctor")
 @click.argument("name", required=False)
+@click.option("--use-config", is_flag=True, help=USE_CONFIG_HELP)
 @click.pass_context
-def command(ctx: click.Context, name: str | None) -> None:
+def command(ctx: click.Context, name: str | None, use_config: bool) -> None:
     """Check engine NAME (default: the selected one) against the ContextEngine contract.
 
     Runs in any environment (no pytest needed). The engine is created in a
-    throwaway HERMES_HOME with its default settings: your own state is never
-    read or written. Where Hermes Agent is installed, it also says which engine
+    throwaway HERMES_HOME with its default settings (--use-config: yours): your
+    own state is never read or written. Where Hermes Agent is installed, it also says which engine
     Hermes Agent will run with your HERMES_HOME's config.yaml and enabled plugins,
     and why (Hermes' own loaders are asked, in a separate process).
     """
     _hermes_forecast(ctx)
-    with scratch_registry(ctx) as registry:
+    with scratch_registry(ctx, use_config) as registry:
         name = name or registry.config.engine.name
         say("doctor: engine [bold]{name}[/]", name=name)
         try:

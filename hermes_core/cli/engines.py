@@ -8,7 +8,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from hermes_core.cli.common import scratch_registry
+from hermes_core.cli.common import USE_CONFIG_HELP, scratch_registry
 from hermes_core.cli.output import cell, emit_json, out, say
 from hermes_core.errors import EngineError
 from hermes_core.names import DEFAULT_ENGINE
@@ -59,13 +59,14 @@ def selection_problem(registry: EngineRegistry) -> str | None:
     "or the selected engine cannot be used). "
     "Engines are created in a throwaway HERMES_HOME with default settings.",
 )
+@click.option("--use-config", is_flag=True, help=USE_CONFIG_HELP)
 @click.pass_context
-def command(ctx: click.Context, as_json: bool, check: bool) -> None:
+def command(ctx: click.Context, as_json: bool, check: bool, use_config: bool) -> None:
     """List every engine found: name, source, status, description.
 
     Reads metadata only, unless --check asks to import and validate each one.
     """
-    with scratch_registry(ctx) as registry:
+    with scratch_registry(ctx, use_config) as registry:
         checks: dict[str, str | None] = {}
         if check:
             for record in registry:

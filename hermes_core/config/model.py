@@ -42,6 +42,9 @@ class HermesConfig:
     problems: tuple[ConfigProblem, ...] = ()
     text: str | None = field(default=None, repr=False, compare=False)
     origin: str = "<defaults>"
+    #: Set by :meth:`isolated`: keys marked ``state`` in an engine's rules keep their
+    #: defaults, so an engine tried with the user's settings keeps its state in ``home``.
+    scratch: bool = False
 
     def section(self, name: str) -> Mapping[str, Any]:
         """The section ``name`` as a mapping (empty when absent)."""
@@ -56,11 +59,13 @@ class HermesConfig:
             return value
         return rule.fresh_default()
 
-    def isolated(self, home: Path) -> HermesConfig:
+    def isolated(self, home: Path, *, settings: bool = False) -> HermesConfig:
         """This configuration as a check should see it: ``home`` as ``$HERMES_HOME``, only
         the sections hermes-context itself reads (engines get their defaults), and an
         environment holding only ``HERMES_HOME`` and the variable that holds the auxiliary
-        LLM's key.
+        LLM's key. With ``settings`` (``--use-config``) every section is kept, so engines
+        run with the user's settings, except the keys their rules mark ``state``: those
+        keep their defaults (:attr:`scratch`), under ``home``.
 
         Commands that check or try engines (``engines --check``, ``doctor``,
         ``replay``) create them with an isolated configuration, so that no engine
@@ -69,12 +74,12 @@ class HermesConfig:
         variable (``HERMES_LCM_DATABASE_URL``).
         """
         own = {section.split(".")[0] for section in SECTIONS}
-        data = {key: value for key, value in self.data.items() if key in own}
+        data = {key: value for key, value in self.data.items() if settings or key in own}
         env = {"HERMES_HOME": str(home)}
         key_variable = self.value("auxiliary.compression.api_key_env")
         if isinstance(key_variable, str) and key_variable in self.env:
             env[key_variable] = self.env[key_variable]
-        return replace(self, data=data, home=home, env=env)
+        return replace(self, data=data, home=home, env=env, scratch=True)
 
     @property
     def label(self) -> str:

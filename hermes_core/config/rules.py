@@ -19,7 +19,10 @@ class KeyRule:
     ``check`` accepts a value or not; ``expected`` says in words what it
     accepts (it goes into every error about the key); ``default`` applies
     when the key is absent or its value is rejected; ``doc`` is the sentence
-    the configuration reference shows.
+    the configuration reference shows. ``state`` marks a key that says where
+    the engine keeps its state (a database file or URL): commands that try an
+    engine with the user's settings (``--use-config``) keep its default, so the
+    state stays in their throwaway home.
     """
 
     path: str
@@ -27,6 +30,7 @@ class KeyRule:
     expected: str
     default: Any
     doc: str
+    state: bool = False
 
     @property
     def key(self) -> str:

@@ -88,6 +88,9 @@ def read_section(
     if not isinstance(section, Mapping):
         problems.append(_problem(config, name, "a mapping of keys", section))
         section = {}
+    if config is not None and config.scratch:  # tried with the user's settings, not state
+        state = {rule.key for rule in rules if rule.state}
+        section = {key: value for key, value in section.items() if key not in state}
     values, more = check_section(section, rules, config=config)
     problems += more
     problems += unknown_keys(

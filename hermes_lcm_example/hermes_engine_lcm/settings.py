@@ -29,6 +29,7 @@ RULES: tuple[KeyRule, ...] = (
         "a file path",
         None,
         "The SQLite file of the store; default $HERMES_HOME/lcm/lcm.db.",
+        state=True,
     ),
     KeyRule(
         "lcm.database_url",
@@ -38,6 +39,7 @@ RULES: tuple[KeyRule, ...] = (
         "A PostgreSQL server for the store, shared by every worker that names it "
         "(postgresql://user@host:5432/dbname); instead of the SQLite file. Better kept out of "
         "this file when it holds a password: see database_url_env.",
+        state=True,
     ),
     KeyRule(
         "lcm.database_url_env",
@@ -46,6 +48,7 @@ RULES: tuple[KeyRule, ...] = (
         "HERMES_LCM_DATABASE_URL",
         "The environment variable whose postgresql:// URL is used when database_url is not set "
         "(so that no password sits in config.yaml).",
+        state=True,
     ),
     KeyRule(
         "lcm.pool_size",

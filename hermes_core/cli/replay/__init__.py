@@ -13,7 +13,7 @@ from rich.progress import Progress
 from rich.table import Table
 from rich.text import Text
 
-from hermes_core.cli.common import load
+from hermes_core.cli.common import USE_CONFIG_HELP, load
 from hermes_core.cli.output import emit_json, fail, out, say
 from hermes_core.cli.replay.chart import (
     IMAGE_SUFFIXES,
@@ -80,6 +80,7 @@ def _short(text: object) -> str:
     help='Also draw the chart into this .png or .svg file (needs "hermes-context[plot]").',
 )
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.option("--use-config", is_flag=True, help=USE_CONFIG_HELP)
 @click.pass_context
 def command(
     ctx: click.Context,
@@ -89,6 +90,7 @@ def command(
     ask: str | None,
     plot_path: Path | None,
     as_json: bool,
+    use_config: bool,
 ) -> None:
     """Replay FILE (JSONL, one OpenAI message per line; default: a bundled sample of 300 turns).
 
@@ -96,8 +98,9 @@ def command(
     compaction pass, and what the engine saved. Exits 1 when a request did
     not fit the window. Works offline: no LLM unless one is configured. The
     engine runs in a temporary $HERMES_HOME with its default settings (the
-    compressor's are read from your compression: section), so a store such as
-    lcm's is never your own history.
+    compressor's are read from your compression: section; --use-config reads
+    every engine's from your config.yaml), so a store such as lcm's is never
+    your own history.
     """
     if plot_path is not None and plot_path.suffix.lower() not in IMAGE_SUFFIXES:
         fail(f"--plot {plot_path}: write a .png or .svg file")
@@ -115,8 +118,8 @@ def command(
             if engine_name and registry.get(engine_name) is None:
                 known = ", ".join(registry.names()) or "none"
                 fail(f"--engine {engine_name}: no such engine is installed (installed: {known})")
-            # engines run in a throwaway $HERMES_HOME with their default settings
-            scratch_config = config.isolated(Path(scratch))
+            # engines run in a throwaway $HERMES_HOME, with their default settings or yours
+            scratch_config = config.isolated(Path(scratch), settings=use_config)
             host = ContextHost(registry.with_config(scratch_config), env=scratch_config.env)
         except HermesError as exc:
             fail(f"--engine {engine_name}: {exc}")
