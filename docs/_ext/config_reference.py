@@ -2,7 +2,8 @@
 
 A line ``<!-- config-rules: package.module:NAME -->`` in a page becomes one
 section per :class:`~hermes_core.config.KeyRule` in ``NAME`` (heading, the
-rule's sentence, its default and what it accepts), so the page can never
+rule's sentence, its default and what it accepts), and a line
+``<!-- config-table: package.module:NAME -->`` a table of them, so no page can
 disagree with what the loader and the engines check.
 """
 
@@ -44,9 +45,25 @@ def render(rules: Any) -> str:
     )
 
 
+#: A line ``<!-- config-table: package.module:NAME -->``: one table row per rule.
+TABLE_MARKER = re.compile(r"^<!-- config-table: ([\w.]+):(\w+) -->$", re.MULTILINE)
+
+
+def table(rules: Any) -> str:
+    """A ``key | default | expected`` table of the rules, linked to their sections in the
+    configuration reference."""
+    rows = [
+        f"| [`{rule.path}`](configuration.md#{rule.path.replace('.', '')}) "
+        f"| `{rule.default!r}` | {as_text(rule.expected).replace('|', '&#124;')} |"
+        for rule in rules
+    ]
+    return "\n".join(["| key | default | expected |", "|---|---|---|", *rows]) + "\n"
+
+
 def expand(markdown: str) -> str:
-    """``markdown`` with every marker line replaced by its sections."""
-    return MARKER.sub(lambda match: render(rules_at(f"{match[1]}:{match[2]}")), markdown)
+    """``markdown`` with every marker line replaced by its sections, or its table."""
+    markdown = MARKER.sub(lambda match: render(rules_at(f"{match[1]}:{match[2]}")), markdown)
+    return TABLE_MARKER.sub(lambda match: table(rules_at(f"{match[1]}:{match[2]}")), markdown)
 
 
 def on_page_markdown(markdown: str, **kwargs: Any) -> str:

@@ -65,7 +65,7 @@ class HermesConfig:
         environment holding only ``HERMES_HOME`` and the variable that holds the auxiliary
         LLM's key. With ``settings`` (``--use-config``) every section is kept, so engines
         run with the user's settings, except the keys their rules mark ``state``: those
-        keep their defaults (:attr:`scratch`), under ``home``.
+        keep their defaults (``scratch``), under ``home``.
 
         Commands that check or try engines (``engines --check``, ``doctor``,
         ``replay``) create them with an isolated configuration, so that no engine
