@@ -37,13 +37,18 @@ def test_engines_lists_the_installed_engines_and_the_selection(
     tmp_path: Path, hermes_site: TemporarySite
 ) -> None:
     hermes_site.add_engine(
-        "acme-engine", "acme", engine_module_source("acme"), summary="Acme things"
+        "acme-engine",
+        "acme",
+        engine_module_source("acme", description="Keeps acme things."),
+        summary="The Acme distribution",
     )
     (tmp_path / "config.yaml").write_text("context:\n  engine: acme\n", encoding="utf-8")
     result = run("engines", home=tmp_path, site=hermes_site.path)
     assert result.returncode == 0, result.stderr
     acme = next(line for line in result.stdout.splitlines() if line.startswith("acme "))
-    assert "selected" in acme and "distribution acme-engine 1.0" in acme and "Acme things" in acme
+    assert "selected" in acme and "distribution acme-engine 1.0" in acme
+    # the engine's own docstring, read without importing it, not the distribution's summary
+    assert "Keeps acme things." in acme and "Acme distribution" not in result.stdout
     assert f"selected: acme (by {tmp_path / 'config.yaml'}" in result.stdout
 
 
@@ -374,7 +379,7 @@ def test_text_with_square_brackets_is_shown_as_written_in_tables_lines_and_error
     tmp_path: Path, hermes_site: TemporarySite
 ) -> None:
     hermes_site.add_engine(
-        "acme-engine", "acme", engine_module_source("acme"), summary="Acme [beta] for [bold]x"
+        "acme-engine", "acme", engine_module_source("acme", description="Acme [beta] for [bold]x")
     )
     home = tmp_path / "home [1]"
     home.mkdir()

@@ -105,7 +105,7 @@ def command(ctx: click.Context, as_json: bool, check: bool, use_config: bool) ->
                 cell(record.name),
                 Text(status, _STYLE[status]),
                 cell(record.source),
-                cell(record.reason or record.description),
+                cell(record.reason or record.summary()),
             )
         out.print(table)
         say("\nselected: [bold]{name}[/] (by {origin})", name=choice.name, origin=choice.origin)

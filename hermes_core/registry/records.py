@@ -77,6 +77,15 @@ class EngineRecord:
     version: str | None = None
     reason: str | None = None
     load: Callable[[], Any] | None = field(default=None, repr=False, compare=False)
+    #: Reads the engine's own description (its docstring) when a listing asks; None
+    #: when there is nothing better than ``description``.
+    describe: Callable[[], str | None] | None = field(default=None, repr=False, compare=False)
+
+    def summary(self) -> str:
+        """What the engine says of itself, else ``description`` (its distribution's summary).
+        Read on demand, never by discovery: listing stays metadata only."""
+        own = self.describe() if self.describe is not None else None
+        return own or self.description
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready view for listings."""
@@ -88,6 +97,6 @@ class EngineRecord:
             "distribution": self.source.distribution,
             "path": str(self.source.path) if self.source.path is not None else None,
             "version": self.version,
-            "description": self.description,
+            "description": self.summary(),
             "reason": self.reason,
         }

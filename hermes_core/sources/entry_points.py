@@ -10,6 +10,7 @@ points of every distribution. Nothing is imported.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from packaging.utils import canonicalize_name
 from hermes_core.names import is_valid_engine_name
 from hermes_core.registry.compat import HERMES_DISTRIBUTION, requires_dist_conflict
 from hermes_core.registry.records import EngineRecord, EngineSource, EngineStatus
+from hermes_core.sources.docstrings import docstring_summary
 
 if TYPE_CHECKING:
     from hermes_core.sources.source import DiscoveryContext
@@ -163,6 +165,7 @@ def engine_records(declared: Iterable[DeclaredEntryPoint]) -> list[EngineRecord]
                 version=dist.version,
                 reason=reason,
                 load=ep.load,
+                describe=functools.partial(docstring_summary, ep.value),
             )
         )
     return records
