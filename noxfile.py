@@ -131,6 +131,21 @@ def build(session: nox.Session) -> None:
 
 
 @nox.session(python=PYTHON)
+def release(session: nox.Session) -> None:
+    """Build every distribution into dist/release/, check it (twine, metadata, the README as
+    the PyPI page, a fresh install listing the engines) and stage it for upload: see
+    RELEASING.md. Uploads nothing."""
+    session.install("build", "twine", "packaging")
+    out = ROOT / "dist" / "release"
+    shutil.rmtree(out, ignore_errors=True)
+    for project in DISTRIBUTIONS:
+        session.run("python", "-m", "build", "--outdir", str(out), str(project))
+    session.run("twine", "check", "--strict", *[str(p) for p in sorted(out.iterdir())])
+    session.run("python", str(ROOT / "tools" / "release_check.py"), str(out))
+    session.log(f"staged in {out}: upload with `twine upload {out}/*` (see RELEASING.md)")
+
+
+@nox.session(python=PYTHON)
 def e2e(session: nox.Session) -> None:
     """Install the built wheel and throwaway third-party engines into fresh virtual environments."""
     session.install("-e", ".[test]")
