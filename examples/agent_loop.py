@@ -68,6 +68,7 @@ def read_file(arguments: str) -> str:
     return f"# file {number}\n" + "def handler(event):\n    return event\n" * 40
 
 
+# --8<-- [start:loop]
 def run_agent(host: ContextHost, turns: int, context_length: int) -> dict[str, Any]:
     """Drive ``turns`` user turns through the host; returns what happened."""
     model = StubModel()
@@ -111,6 +112,7 @@ def run_agent(host: ContextHost, turns: int, context_length: int) -> dict[str, A
                 break
         host.turn_complete(messages, usage, turn_id=f"turn-{turn}")
     host.end_session("example-session", messages)
+    # --8<-- [end:loop]
     return {
         "turns": turns,
         "model_calls": model.calls,
