@@ -49,11 +49,17 @@ def test_every_hookspec_has_a_section_generated_from_its_docstring(spec: str, ho
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda rule: rule.path)
 def test_every_configuration_key_has_a_section_with_its_default_and_type(rule: Any) -> None:
-    page = config_reference().expand(CONFIGURATION)
+    reference = config_reference()
+    page = reference.expand(CONFIGURATION)
     (section,) = [part for part in page.split("### ")[1:] if part.startswith(f"`{rule.path}`\n")]
-    assert rule.doc in section
+    assert reference.as_text(rule.doc) in section  # as text: never taken for HTML
     assert f"- default: `{rule.default!r}`" in section
-    assert f"- expected: {rule.expected}" in section
+    assert f"- expected: {reference.as_text(rule.expected)}" in section
+
+
+def test_rule_sentences_are_text_outside_code_spans() -> None:
+    as_text = config_reference().as_text
+    assert as_text("in <dir>/x & `<dir>/y`") == "in &lt;dir&gt;/x &amp; `<dir>/y`"
 
 
 def test_no_configuration_key_is_written_by_hand() -> None:
