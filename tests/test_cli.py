@@ -300,7 +300,7 @@ def test_replay_of_a_bad_jsonl_file_names_the_line(tmp_path: Path) -> None:
 
 
 def test_new_scaffolds_a_project_and_refuses_bad_names_and_existing_dirs(tmp_path: Path) -> None:
-    result = run("new", "wave-2", "--path", str(tmp_path), home=tmp_path)
+    result = run("new", "wave-2", "--path", str(tmp_path), "--author", "Ada", home=tmp_path)
     assert result.returncode == 0, result.stderr
     project = tmp_path / "hermes-engine-wave-2"
     pyproject = (project / "pyproject.toml").read_text(encoding="utf-8")
@@ -308,7 +308,7 @@ def test_new_scaffolds_a_project_and_refuses_bad_names_and_existing_dirs(tmp_pat
     assert 'dependencies = ["hermes-context>=0.1,<1"]' in pyproject
     assert (project / "hermes_engine_wave_2" / "__init__.py").exists()
     assert "ContextEngineContract" in (project / "tests" / "test_engine.py").read_text("utf-8")
-    again = run("new", "wave-2", "--path", str(tmp_path), home=tmp_path)
+    again = run("new", "wave-2", "--path", str(tmp_path), "--author", "Ada", home=tmp_path)
     assert again.returncode == 2 and "already exists" in again.stderr
     bad = run("new", "../escape", "--path", str(tmp_path), home=tmp_path)
     assert bad.returncode == 2 and "not an engine name" in bad.stderr
@@ -340,7 +340,8 @@ def test_new_refuses_names_that_make_no_python_names_and_generates_code_that_com
         assert result.returncode == 2, name
         assert "cannot name a Python package and class" in result.stderr, name
     assert list(tmp_path.glob("hermes-engine-*")) == []
-    assert run("new", "my-engine", "--path", str(tmp_path), home=tmp_path).returncode == 0
+    made = run("new", "my-engine", "--path", str(tmp_path), "--author", "Ada", home=tmp_path)
+    assert made.returncode == 0, made.stderr
     project = tmp_path / "hermes-engine-my-engine"
     assert 'my-engine = "hermes_engine_my_engine:MyEngine"' in (
         project / "pyproject.toml"
@@ -500,3 +501,86 @@ def test_use_config_reports_a_bad_engine_section_with_file_and_line(tmp_path: Pa
         f"{config}:3: key 'lcm.leaf_chunk_tokens' expected a whole number of tokens, 1 or more, "
         "got 'many'"
     ) in " ".join(result.stderr.split())
+
+
+def _new(
+    tmp_path: Path, *args: str, git_name: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``new`` with a git configuration of the test's own (``git_name`` as user.name)."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    git_config = tmp_path / "gitconfig"
+    git_config.write_text(
+        f"[user]\n\tname = {git_name}\n\temail = dev@example.org\n" if git_name else "",
+        encoding="utf-8",
+    )
+    env = dict(
+        os.environ,
+        HERMES_HOME=str(tmp_path),
+        GIT_CONFIG_GLOBAL=str(git_config),
+        GIT_CONFIG_NOSYSTEM="1",
+        COLUMNS="200",
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "hermes_core", "new", *args, "--path", str(tmp_path)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def test_new_writes_a_project_ready_to_publish(tmp_path: Path) -> None:
+    result = _new(
+        tmp_path,
+        "gale",
+        "--license",
+        "BSD-3-Clause",
+        "--url",
+        "https://example.org/gale",
+        git_name="Grace H",
+    )
+    assert result.returncode == 0, result.stderr
+    project = tmp_path / "hermes-engine-gale"
+    pyproject = (project / "pyproject.toml").read_text(encoding="utf-8")
+    for line in (
+        'license = "BSD-3-Clause"',
+        'license-files = ["LICENSE"]',
+        'authors = [{ name = "Grace H", email = "dev@example.org" }]',
+        'Homepage = "https://example.org/gale"',
+        '"Typing :: Typed"',
+        'dependencies = ["hermes-context>=0.1,<1"]',
+    ):
+        assert line in pyproject, line
+    licence = (project / "LICENSE").read_text(encoding="utf-8")
+    assert licence.startswith("BSD 3-Clause License") and "Grace H" in licence
+    assert "dist/" in (project / ".gitignore").read_text(encoding="utf-8")
+    workflow = (project / ".github" / "workflows" / "release.yml").read_text(encoding="utf-8")
+    assert "python-version: ${{ matrix.python-version }}" in workflow
+    assert "id-token: write" in workflow and "pypa/gh-action-pypi-publish" in workflow
+    assert "startsWith(github.ref, 'refs/tags/v')" in workflow
+    readme = (project / "README.md").read_text(encoding="utf-8")
+    # written for the people who install it: pip install first, development last
+    assert readme.index("pip install hermes-engine-gale") < readme.index('pip install -e ".[test]"')
+    assert "gale:\n  keep_last: 20" in readme
+    engine = (project / "hermes_engine_gale" / "__init__.py").read_text(encoding="utf-8")
+    assert 'KeyRule(\n        "gale.keep_last"' in engine and "read_section(" in engine
+
+
+def test_new_takes_the_author_from_git_and_asks_for_one_it_cannot_find(tmp_path: Path) -> None:
+    assert _new(tmp_path / "a", "gust", git_name="Lin M").returncode == 0
+    pyproject = (tmp_path / "a" / "hermes-engine-gust" / "pyproject.toml").read_text("utf-8")
+    assert 'name = "Lin M"' in pyproject
+    assert "MIT License" in (tmp_path / "a" / "hermes-engine-gust" / "LICENSE").read_text("utf-8")
+    nobody = _new(tmp_path / "b", "gust")
+    assert nobody.returncode == 2
+    assert "no author: pass --author NAME" in nobody.stderr
+    assert not (tmp_path / "b" / "hermes-engine-gust").exists()
+
+
+def test_new_refuses_the_name_of_an_installed_or_built_in_engine(tmp_path: Path) -> None:
+    for taken, source in (("compressor", "hermes-context"), ("lcm", "hermes-engine-lcm")):
+        result = _new(tmp_path, taken, git_name="Lin M")
+        assert result.returncode == 2
+        assert f"engine '{taken}' already exists (distribution {source}" in result.stderr
+    assert list(tmp_path.glob("hermes-engine-*")) == []

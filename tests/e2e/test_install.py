@@ -191,7 +191,7 @@ def test_a_scaffolded_engine_installs_passes_its_tests_and_is_selectable(
 ) -> None:
     python, base_env = environment
     home, env = fresh_home(base_env, tmp_path)
-    run(python, "-m", "hermes_core", "new", "tide", "--path", tmp_path, env=env)
+    run(python, "-m", "hermes_core", "new", "tide", "--path", tmp_path, "--author", "E2E", env=env)
     project = tmp_path / "hermes-engine-tide"
     run(python, "-m", "pip", "install", "-q", "-e", f"{project}[test]", env=env)
     tests = run(python, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(project), env=env)
