@@ -81,3 +81,26 @@ def test_a_store_of_the_previous_fingerprint_scheme_is_brought_up_to_date(
     scheme = sql(reopened).execute("SELECT value FROM lcm_meta WHERE key = 'fingerprints'")
     assert scheme.fetchone()[0] == "provider-view-1"
     assert json.loads(json.dumps(stored(reopened)[0])) == history[0]
+
+
+def test_asks_that_differ_after_a_compaction_store_only_each_ask(
+    make_lcm: Callable[..., LCMEngine],
+) -> None:
+    """An agent keeps what compress gave back and asks on (a retry, an edited message, a
+    question it did not keep): the system prompt at the head of that list was stored
+    before everything the recent-messages window reaches (a history past RECENT, 2,000),
+    which once made the whole compacted list look new and stored it again."""
+    engine = make_lcm(context_length=60_000, leaf_chunk_tokens=4_000)
+    history = sample_conversation(900)  # about 3,600 messages
+    engine.on_turn_complete(copy.deepcopy(history))
+    kept = engine.compress(copy.deepcopy(history), force=True)
+    assert kept[0]["role"] == "system" and len(kept) < len(history)
+    before = len(stored(engine))
+    for n in range(3):
+        ask = {"role": "user", "content": f"and what about module {n}?"}
+        engine.select_context(
+            [*kept, ask], conversation_messages=kept, incoming_message=ask, budget_tokens=8_000
+        )
+    rows = stored(engine)
+    assert len(rows) == before + 3
+    assert [r["content"] for r in rows[-3:]] == [f"and what about module {n}?" for n in range(3)]

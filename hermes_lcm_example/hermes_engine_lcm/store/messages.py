@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -359,8 +359,9 @@ def _unseen(
     is new, a message said again verbatim included.
 
     "Recent" is the last :data:`RECENT` stored messages, or as many as there are
-    candidates if that is more, read by the (session, seq) index: the cost does
-    not grow with the store.
+    candidates if that is more, read by the (session, seq) index, or else the
+    active context's originals in order, whichever explains the longer prefix:
+    the cost does not grow with the store.
     """
     window = next_seq - max(RECENT, len(candidates))
     fps = sorted({c.fp for c in candidates})
@@ -376,11 +377,27 @@ def _unseen(
             f" AND fp IN ({marks}) ORDER BY seq",
             (session_id, window, *fps),
         )
-    known = 0  # matched greedily, earliest first: the longest prefix that is a subsequence
-    for (fp,) in rows:
+    # The active context too: a list the agent kept from compress starts with messages
+    # stored long before the recent window (the system prompt, at seq 0), and is, message for
+    # message, the active context's originals; read by position, its size bounded by the
+    # engine's threshold, not by the store.
+    active = db.execute(
+        "SELECT m.fp FROM context_items ci JOIN messages m ON m.id = ci.ref_id"
+        " WHERE ci.session_id = ? AND ci.kind = 'message' ORDER BY ci.position",
+        (session_id,),
+    )
+    known = max(_known_prefix(candidates, rows), _known_prefix(candidates, active))
+    return list(candidates[known:])
+
+
+def _known_prefix(candidates: Sequence[Candidate], stored: Iterable[Sequence[Any]]) -> int:
+    """How many of ``candidates`` stand, in order, among the ``stored`` fingerprint rows
+    (gaps allowed): matched greedily, earliest first, the longest such prefix."""
+    known = 0
+    for (fp,) in stored:
         if known < len(candidates) and fp == candidates[known].fp:
             known += 1
-    return list(candidates[known:])
+    return known
 
 
 def ingest(
