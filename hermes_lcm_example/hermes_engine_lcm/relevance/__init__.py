@@ -1,0 +1,1 @@
+"""Relevance beyond keywords: sentence embeddings for LCM (``hermes-engine-lcm[embeddings]``)."""

@@ -1,0 +1,209 @@
+"""Sentence embeddings from a BERT sentence-transformers model, run with numpy alone.
+
+all-MiniLM-L6-v2, the usual default of vector memories, is a 6-layer BERT
+with mean pooling. Running it needs its weights (``model.safetensors``), its
+tokenizer (``tokenizer.json``, run by the Rust ``tokenizers`` package) and
+a few matrix products: no torch, which with sentence-transformers would
+install about 6 GB. A model is a folder, or a zip of one, as
+sentence-transformers saves it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import zipfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = ["ModelError", "SentenceEncoder"]
+
+#: Texts encoded together: bounds the memory of one forward pass (batch x tokens x 1,536).
+BATCH = 32
+
+
+class ModelError(RuntimeError):
+    """A model that cannot be loaded here; the message says which file and what to do."""
+
+
+class _Files:
+    """The files of a model folder or zip, read by their path inside it."""
+
+    def __init__(self, location: Path) -> None:
+        self.location = location
+        self._zip = zipfile.ZipFile(location) if location.is_file() else None
+        if self._zip is not None:
+            names = self._zip.namelist()
+            top = {name.split("/")[0] for name in names}
+            # a zip of the folder itself (all-MiniLM-L6-v2/config.json) or of its contents
+            self._prefix = f"{top.pop()}/" if len(top) == 1 and not self._has("config.json") else ""
+
+    def _has(self, name: str) -> bool:
+        assert self._zip is not None
+        return name in self._zip.namelist()
+
+    def read(self, name: str) -> bytes:
+        try:
+            if self._zip is not None:
+                return self._zip.read(self._prefix + name)
+            return (self.location / name).read_bytes()
+        except (KeyError, OSError) as exc:
+            raise ModelError(
+                f"{self.location}: no {name} ({exc}); a sentence-transformers model folder "
+                "(or zip) holds config.json, model.safetensors and tokenizer.json"
+            ) from None
+
+    def json(self, name: str, default: dict[str, Any] | None = None) -> dict[str, Any]:
+        try:
+            data: dict[str, Any] = json.loads(self.read(name))
+        except ModelError:
+            if default is None:
+                raise
+            return default
+        return data
+
+
+def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
+    mean = x.mean(-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(-1, keepdims=True)
+    normed: np.ndarray = (x - mean) / np.sqrt(var + eps) * weight + bias
+    return normed
+
+
+def _gelu(x: np.ndarray) -> np.ndarray:
+    """BERT's exact GELU, x * Phi(x), with erf to 1.5e-7 (Abramowitz and Stegun 7.1.26)."""
+    z = np.abs(x) / math.sqrt(2.0)
+    t = 1.0 / (1.0 + 0.3275911 * z)
+    poly = t * (
+        0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))
+    )
+    erf = np.sign(x) * (1.0 - poly * np.exp(-z * z))
+    out: np.ndarray = 0.5 * x * (1.0 + erf)
+    return out
+
+
+@dataclass(frozen=True)
+class _Layer:
+    query: tuple[np.ndarray, np.ndarray]
+    key: tuple[np.ndarray, np.ndarray]
+    value: tuple[np.ndarray, np.ndarray]
+    attention_out: tuple[np.ndarray, np.ndarray]
+    attention_norm: tuple[np.ndarray, np.ndarray]
+    intermediate: tuple[np.ndarray, np.ndarray]
+    output: tuple[np.ndarray, np.ndarray]
+    output_norm: tuple[np.ndarray, np.ndarray]
+
+
+class SentenceEncoder:
+    """Encodes texts into L2-normalised vectors (mean of the last layer over real tokens)."""
+
+    def __init__(self, location: Path) -> None:
+        from safetensors.numpy import load
+        from tokenizers import Tokenizer
+
+        files = _Files(location)
+        config = files.json("config.json")
+        if config.get("model_type") != "bert":
+            raise ModelError(
+                f"{location}: a {config.get('model_type')!r} model; only BERT sentence "
+                "encoders (all-MiniLM-L6-v2 and its kind) run here"
+            )
+        pooling = files.json("1_Pooling/config.json", {"pooling_mode_mean_tokens": True})
+        if not pooling.get("pooling_mode_mean_tokens"):
+            raise ModelError(f"{location}: only mean pooling is supported")
+        limit = files.json("sentence_bert_config.json", {"max_seq_length": 256})
+        self.location = location
+        self.heads = int(config["num_attention_heads"])
+        self.eps = float(config.get("layer_norm_eps", 1e-12))
+        self.max_tokens = min(int(limit["max_seq_length"]), int(config["max_position_embeddings"]))
+        weights = load(files.read("model.safetensors"))
+        prefix = "bert." if "bert.embeddings.word_embeddings.weight" in weights else ""
+
+        def pair(name: str) -> tuple[np.ndarray, np.ndarray]:
+            return (
+                weights[f"{prefix}{name}.weight"].astype(np.float32),
+                weights[f"{prefix}{name}.bias"].astype(np.float32),
+            )
+
+        self.words = weights[f"{prefix}embeddings.word_embeddings.weight"].astype(np.float32)
+        self.positions = weights[f"{prefix}embeddings.position_embeddings.weight"].astype(
+            np.float32
+        )
+        self.token_type = weights[f"{prefix}embeddings.token_type_embeddings.weight"][0].astype(
+            np.float32
+        )
+        self.embedding_norm = pair("embeddings.LayerNorm")
+        self.layers = [
+            _Layer(
+                query=pair(f"encoder.layer.{i}.attention.self.query"),
+                key=pair(f"encoder.layer.{i}.attention.self.key"),
+                value=pair(f"encoder.layer.{i}.attention.self.value"),
+                attention_out=pair(f"encoder.layer.{i}.attention.output.dense"),
+                attention_norm=pair(f"encoder.layer.{i}.attention.output.LayerNorm"),
+                intermediate=pair(f"encoder.layer.{i}.intermediate.dense"),
+                output=pair(f"encoder.layer.{i}.output.dense"),
+                output_norm=pair(f"encoder.layer.{i}.output.LayerNorm"),
+            )
+            for i in range(int(config["num_hidden_layers"]))
+        ]
+        self.dimensions = self.words.shape[1]
+        self.tokenizer = Tokenizer.from_str(files.read("tokenizer.json").decode("utf-8"))
+        self.tokenizer.enable_truncation(self.max_tokens)
+        self.tokenizer.no_padding()
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """One row per text, float32, unit length; shorter texts batched together."""
+        if not texts:
+            return np.zeros((0, self.dimensions), dtype=np.float32)
+        encodings = self.tokenizer.encode_batch(list(texts))
+        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
+        for start in range(0, len(order), BATCH):
+            chosen = order[start : start + BATCH]
+            out[chosen] = self._forward([encodings[i].ids for i in chosen])
+        return out
+
+    def _forward(self, batch: list[list[int]]) -> np.ndarray:
+        width = max(len(ids) for ids in batch)
+        ids = np.zeros((len(batch), width), dtype=np.int64)
+        mask = np.zeros((len(batch), width), dtype=np.float32)
+        for row, tokens in enumerate(batch):
+            ids[row, : len(tokens)] = tokens
+            mask[row, : len(tokens)] = 1.0
+        x = self.words[ids] + self.positions[:width] + self.token_type
+        x = _layer_norm(x, *self.embedding_norm, self.eps)
+        bias = (1.0 - mask)[:, None, None, :] * np.float32(-1e9)
+        for layer in self.layers:
+            x = self._layer(x, layer, bias)
+        summed = (x * mask[:, :, None]).sum(1)
+        pooled = summed / np.maximum(mask.sum(1, keepdims=True), 1e-9)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        unit: np.ndarray = (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+        return unit
+
+    def _layer(self, x: np.ndarray, layer: _Layer, bias: np.ndarray) -> np.ndarray:
+        batch, width, hidden = x.shape
+        size = hidden // self.heads
+
+        def heads(weight_bias: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+            weight, b = weight_bias
+            projected: np.ndarray = (x @ weight.T + b).reshape(batch, width, self.heads, size)
+            split: np.ndarray = projected.transpose(0, 2, 1, 3)
+            return split
+
+        q, k, v = heads(layer.query), heads(layer.key), heads(layer.value)
+        scores = q @ k.transpose(0, 1, 3, 2) / np.float32(math.sqrt(size)) + bias
+        scores -= scores.max(-1, keepdims=True)
+        weights = np.exp(scores)
+        weights /= weights.sum(-1, keepdims=True)
+        context = (weights @ v).transpose(0, 2, 1, 3).reshape(batch, width, hidden)
+        out_w, out_b = layer.attention_out
+        x = _layer_norm(context @ out_w.T + out_b + x, *layer.attention_norm, self.eps)
+        in_w, in_b = layer.intermediate
+        ff_w, ff_b = layer.output
+        hidden_state: np.ndarray = _gelu(x @ in_w.T + in_b) @ ff_w.T + ff_b
+        return _layer_norm(hidden_state + x, *layer.output_norm, self.eps)
