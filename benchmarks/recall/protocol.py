@@ -104,6 +104,10 @@ def replay(
                 history[:] = host.compress(history, current_tokens=estimate)
             if message["role"] == "assistant":
                 host.turn_complete(history)
+        # the engine embeds in the background; the questions come at once, not later
+        flush = getattr(host.engine, "flush_embeddings", None)
+        if flush is not None:
+            flush()
         result.passes = int(host.status().get("passes", 0))
         result.status = host.status()
     return result

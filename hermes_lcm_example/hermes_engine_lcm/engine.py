@@ -19,12 +19,15 @@ from hermes_core import (
     Message,
     copy_messages,
     estimate_tokens,
+    get_logger,
     role_of,
     text_of,
 )
 from hermes_core import hermes_home as default_home
 from hermes_engine_lcm import tools
 from hermes_engine_lcm.compaction import compact
+from hermes_engine_lcm.relevance.errors import ModelError, missing_extra
+from hermes_engine_lcm.relevance.ranking import HybridRelevance, KeywordRelevance, Relevance
 from hermes_engine_lcm.render import SUMMARY_PREFIX, is_lcm_summary
 from hermes_engine_lcm.selection import Shares, active_messages, build_request
 from hermes_engine_lcm.settings import LCMSettings
@@ -36,6 +39,8 @@ from hermes_engine_lcm.store.open import open_store
 from hermes_engine_lcm.store.records import clear_active_context, open_session, session_counts
 
 __all__ = ["LCMEngine"]
+
+logger = get_logger("hermes_core.engines.lcm")
 
 #: Compaction leaves the active context at this share of the threshold.
 TARGET_SHARE = 0.5
@@ -81,6 +86,39 @@ class LCMEngine(ContextEngine):
         #: used :data:`KEPT_SELECTIONS` sessions only, so idle sessions cost no memory.
         self._selections: OrderedDict[str, tuple[Any, list[Message]]] = OrderedDict()
         self._messages = MessageCache()  # stored messages never change: read each once
+        self.relevance: Relevance = KeywordRelevance()
+        self._embedder: Any = None
+        if self.settings.embedding_model:
+            self._use_embeddings(self.settings.embedding_model, home)
+
+    def _use_embeddings(self, model: str, home: Path) -> None:
+        """Rank by meaning too; a model that cannot be used leaves keyword relevance, with a
+        warning that says why (nothing stored depends on it)."""
+        try:
+            from hermes_engine_lcm.relevance.index import VectorIndex
+            from hermes_engine_lcm.relevance.models import load_encoder
+            from hermes_engine_lcm.relevance.worker import BackgroundEmbedder
+
+            encoder = load_encoder(model, home)
+        except (ModelError, ImportError) as exc:
+            error = missing_extra(exc) if isinstance(exc, ImportError) else exc
+            logger.warning(
+                "lcm.embeddings_unavailable",
+                model=model,
+                error=str(error),
+                using="keyword relevance",
+            )
+            return
+        key = str(getattr(encoder, "location", model))
+        self.relevance = HybridRelevance(
+            self.relevance, encoder, VectorIndex(key, encoder.dimensions)
+        )
+        self._embedder = BackgroundEmbedder(self.database, encoder, key)
+
+    def flush_embeddings(self, timeout: float | None = None) -> bool:
+        """Wait until every stored message has its vector; True at once without embeddings.
+        For tests and benchmarks: the agent's calls never wait for embeddings."""
+        return self._embedder is None or bool(self._embedder.flush(timeout))
 
     @property
     def name(self) -> str:
@@ -95,7 +133,10 @@ class LCMEngine(ContextEngine):
         if not isinstance(messages, list) or not messages:
             return []
         with self.database.write(session_id) as db:
-            return ingest(db, session_id, messages, skip=is_lcm_summary, fts=self.database.fts)
+            ids = ingest(db, session_id, messages, skip=is_lcm_summary, fts=self.database.fts)
+        if ids and self._embedder is not None:
+            self._embedder.wake()
+        return ids
 
     # ------------------------------------------------------------------ decisions
 
@@ -205,7 +246,9 @@ class LCMEngine(ContextEngine):
             cached = self._selections.get(sid)
             if cached is not None and cached[0] == key:
                 return copy_messages(cached[1])  # the agent may edit what it gets in place
-            messages = build_request(db, sid, items, query, budget, shares, self._messages)
+            messages = build_request(
+                db, sid, items, query, budget, shares, self._messages, self.relevance
+            )
         if messages is None:
             return None
         with self._lock:
@@ -246,7 +289,11 @@ class LCMEngine(ContextEngine):
             self._selections.pop(sid, None)
 
     def close(self) -> None:
-        """Close every database connection this engine opened (a later call reopens one)."""
+        """Stop the embedding worker (what it had not embedded is embedded by the next engine)
+        and close every database connection this engine opened (a later call reopens one)."""
+        if self._embedder is not None:
+            self._embedder.close()
+            self._embedder = None
         self.database.close()
 
     def on_session_reset(self, session_id: str | None = None) -> None:

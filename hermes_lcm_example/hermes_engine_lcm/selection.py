@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hermes_core import estimate_message_tokens, estimate_tokens
+from hermes_engine_lcm.relevance.ranking import KeywordRelevance, Relevance
 from hermes_engine_lcm.render import summary_message
 from hermes_engine_lcm.store.cache import MessageCache
 from hermes_engine_lcm.store.connection import Connection
@@ -39,7 +40,6 @@ from hermes_engine_lcm.store.nodes import (
     load_summaries,
 )
 from hermes_engine_lcm.store.records import MessageMeta, messages_at, recent_ids
-from hermes_engine_lcm.store.search import ranked_messages
 
 __all__ = ["Shares", "active_messages", "build_request"]
 
@@ -276,6 +276,7 @@ def _candidates(
     query: str,
     budget: int,
     cache: MessageCache,
+    relevance: Relevance,
 ) -> list[int]:
     """The originals worth sending, best first: the most relevant with their neighbours,
     the rest of the relevant, then the most recent; enough of them to fill the room twice
@@ -283,7 +284,7 @@ def _candidates(
     raw = frame.raw
     average = max(1, sum(m.tokens for m in raw) // max(1, len(raw)))
     enough = 64 + 2 * (budget - frame.fixed) // average
-    ranked = ranked_messages(db, [session_id], query, min(RANKED_CANDIDATES, enough))
+    ranked = relevance.ranked(db, [session_id], query, min(RANKED_CANDIDATES, enough))
     recent = recent_ids(db, session_id, frame.tail_seq, min(RECENT_CANDIDATES, enough))
     around = _neighbours(db, session_id, ranked[:BEST], cache)
     return list(dict.fromkeys([*ranked[:BEST], *around, *ranked[BEST:], *recent]))
@@ -340,9 +341,11 @@ def build_request(
     budget: int,
     shares: Shares,
     cache: MessageCache | None = None,
+    relevance: Relevance | None = None,
 ) -> list[dict[str, Any]] | None:
     """The request for ``query`` within ``budget`` tokens, or None when not even the system
     prompt and the incoming turn fit (the host then keeps the agent's own request).
+    ``relevance`` ranks the stored originals (default: keywords).
 
     With ``cache``, messages read for an earlier request are not read again; the request
     then shares its messages with the cache, so the caller must copy it before handing it out.
@@ -358,7 +361,9 @@ def build_request(
     summaries = [rows[i] for i in summary_ids if i in rows]
     costs = {s.id: estimate_message_tokens(summary_message([s])) for s in summaries}
     summary_room = min(int(budget * shares.summaries), sum(costs.values()))
-    wanted = _candidates(db, session_id, frame, query, budget, cache)
+    wanted = _candidates(
+        db, session_id, frame, query, budget, cache, relevance or KeywordRelevance()
+    )
     packer = _Packer(db, session_id, frame, wanted, cache)
     room = packer.pack(budget - frame.fixed - summary_room) + summary_room
     present = sorted(m.seq for m in (*frame.head, *packer.picked, *frame.tail))

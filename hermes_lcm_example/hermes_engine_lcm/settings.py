@@ -140,6 +140,17 @@ RULES: tuple[KeyRule, ...] = (
         "goes to the stored originals most relevant to the incoming message, then the most "
         "recent ones.",
     ),
+    KeyRule(
+        "lcm.embedding_model",
+        lambda v: v is None or (isinstance(v, str) and bool(v.strip())),
+        "null, a model name (all-MiniLM-L6-v2) or the path of a sentence-transformers model",
+        None,
+        "Relevance by meaning as well as by words: the stored messages are embedded with this "
+        "model in the background and ranked by cosine similarity, fused with the keyword "
+        "ranking (reciprocal-rank fusion), for requests and lcm_grep. Needs "
+        "hermes-engine-lcm[embeddings] and the model's files (see the LCM page); null: "
+        "keywords only.",
+    ),
 )
 
 
@@ -162,6 +173,7 @@ class LCMSettings:
     summary_target_tokens: int
     fresh_tail_share: float
     summary_share: float
+    embedding_model: str | None
 
     @classmethod
     def from_config(

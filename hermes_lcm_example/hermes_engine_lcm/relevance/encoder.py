@@ -20,14 +20,12 @@ from typing import Any
 
 import numpy as np
 
+from hermes_engine_lcm.relevance.errors import ModelError
+
 __all__ = ["ModelError", "SentenceEncoder"]
 
 #: Texts encoded together: bounds the memory of one forward pass (batch x tokens x 1,536).
 BATCH = 32
-
-
-class ModelError(RuntimeError):
-    """A model that cannot be loaded here; the message says which file and what to do."""
 
 
 class _Files:

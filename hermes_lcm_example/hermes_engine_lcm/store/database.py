@@ -21,6 +21,7 @@ from pathlib import Path
 
 from hermes_core import get_logger
 from hermes_engine_lcm.store.connection import SQLiteConnection
+from hermes_engine_lcm.store.embeddings import SQLITE_TABLE
 from hermes_engine_lcm.store.fingerprints import ensure_scheme
 from hermes_engine_lcm.store.schema import CORE_MIGRATIONS, FTS_MIGRATIONS
 
@@ -167,6 +168,8 @@ class Database:
                         version = number
             db.execute(f"PRAGMA user_version = {version}")
             ensure_scheme(db)
+            for statement in SQLITE_TABLE:
+                db.execute(statement)
         fts: bool = version >= len(CORE_MIGRATIONS) + len(FTS_MIGRATIONS)
         if not fts and not _fts_warned:
             _fts_warned = True

@@ -39,6 +39,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from hermes_core import get_logger
 from hermes_core import redact as redact_text
+from hermes_engine_lcm.store.embeddings import POSTGRES_TABLE
 from hermes_engine_lcm.store.fingerprints import ensure_scheme
 from hermes_engine_lcm.store.postgres.connection import PostgresConnection
 from hermes_engine_lcm.store.postgres.health import Breaker, StoreUnavailable
@@ -256,6 +257,8 @@ class PostgresDatabase:
                         raw.execute("UPDATE lcm_schema SET version = %s", (number,))
                         logger.info("lcm.migrated", database=self.location, version=number)
                 ensure_scheme(PostgresConnection(raw))
+                for statement in POSTGRES_TABLE:
+                    raw.execute(statement)
         except psycopg.OperationalError as exc:
             raise StoreConnectionError(
                 f"lcm: cannot use the PostgreSQL store at {self.location}: "

@@ -1,0 +1,79 @@
+"""The sessions' stored vectors in memory, for cosine similarity against a query.
+
+Vectors never change once stored, so each session's matrix is read once and
+then only extended by the rows stored since (by message id). A session's
+matrix holds at most :data:`WINDOW` of its latest vectors: the cost of a query
+stays bounded however long the conversation grows, as the keyword search's
+window does.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from hermes_engine_lcm.store.connection import Connection
+from hermes_engine_lcm.store.embeddings import vectors_after
+
+__all__ = ["VectorIndex"]
+
+#: Latest vectors a session's matrix keeps (20,000 x 384 float32: about 30 MB).
+WINDOW = 20_000
+#: Sessions whose matrices are kept.
+KEPT_SESSIONS = 16
+
+
+class _Matrix:
+    def __init__(self, dimensions: int) -> None:
+        self.ids = np.zeros(0, dtype=np.int64)
+        self.vectors = np.zeros((0, dimensions), dtype=np.float32)
+        self.last = 0
+
+
+class VectorIndex:
+    """Cosine ranking over the stored vectors of ``model``; thread-safe."""
+
+    def __init__(self, model: str, dimensions: int) -> None:
+        self.model = model
+        self.dimensions = dimensions
+        self._sessions: OrderedDict[tuple[str, ...], _Matrix] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def _matrix(self, db: Connection, session_ids: Sequence[str]) -> _Matrix:
+        key = tuple(session_ids)
+        with self._lock:
+            matrix = self._sessions.get(key)
+            if matrix is None:
+                matrix = self._sessions[key] = _Matrix(self.dimensions)
+                while len(self._sessions) > KEPT_SESSIONS:
+                    self._sessions.popitem(last=False)
+            self._sessions.move_to_end(key)
+            rows = vectors_after(db, session_ids, self.model, matrix.last)
+            if rows:
+                ids = np.fromiter((i for i, _ in rows), dtype=np.int64, count=len(rows))
+                new = np.frombuffer(b"".join(bytes(v) for _, v in rows), dtype=np.float32)
+                matrix.ids = np.concatenate([matrix.ids, ids])[-WINDOW:]
+                matrix.vectors = np.vstack(
+                    [matrix.vectors, new.reshape(len(rows), self.dimensions)]
+                )[-WINDOW:]
+                matrix.last = int(ids[-1])
+            return matrix
+
+    def ranked(
+        self, db: Connection, session_ids: Sequence[str], query: Any, limit: int
+    ) -> list[int]:
+        """Ids of the stored messages most similar to the unit vector ``query``, best first."""
+        matrix = self._matrix(db, session_ids)
+        if not len(matrix.ids) or limit <= 0:
+            return []
+        similarity = matrix.vectors @ np.asarray(query, dtype=np.float32)
+        if len(similarity) > limit:
+            best = np.argpartition(-similarity, limit - 1)[:limit]
+        else:
+            best = np.arange(len(similarity))
+        order = best[np.argsort(-similarity[best], kind="stable")]
+        return [int(i) for i in matrix.ids[order]]

@@ -1,0 +1,83 @@
+"""Which stored messages are relevant to a query: one small interface for selection and
+``lcm_grep``, with keyword relevance (BM25 / full-text) as the default and a hybrid that
+fuses it with embedding similarity.
+
+Fusion is reciprocal-rank fusion (each message scores the sum of 1 / (60 +
+its rank) over the two orders): it needs no calibration between a BM25 score
+and a cosine, and a message found by one order only still ranks. The query's
+embedding is computed when asked (one short text, a few ms); the messages'
+are computed in the background (:mod:`~hermes_engine_lcm.relevance.worker`),
+and a message not embedded yet ranks by keywords alone.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from hermes_engine_lcm.store.connection import Connection
+from hermes_engine_lcm.store.search import ranked_messages
+
+__all__ = ["RRF_K", "HybridRelevance", "KeywordRelevance", "Relevance", "fuse"]
+
+#: Reciprocal-rank fusion's constant (the value of the original paper, and common use).
+RRF_K = 60
+#: Query vectors kept (a retried request asks the same question).
+KEPT_QUERIES = 64
+
+
+class Relevance(Protocol):
+    """Ranks a session's stored messages for a query in natural language."""
+
+    def ranked(
+        self, db: Connection, session_ids: Sequence[str], query: str, limit: int
+    ) -> list[int]:
+        """Ids of the most relevant messages, best first, at most ``limit``."""
+        ...
+
+
+class KeywordRelevance:
+    """Stemmed full-text relevance (FTS5's BM25 on SQLite, ts_rank on PostgreSQL)."""
+
+    def ranked(
+        self, db: Connection, session_ids: Sequence[str], query: str, limit: int
+    ) -> list[int]:
+        return ranked_messages(db, session_ids, query, limit)
+
+
+def fuse(*orders: Sequence[int]) -> list[int]:
+    """The ids of ``orders`` by reciprocal-rank fusion, best first (ties: first seen)."""
+    score: dict[int, float] = {}
+    for order in orders:
+        for rank, item in enumerate(order):
+            score[item] = score.get(item, 0.0) + 1.0 / (RRF_K + rank)
+    return sorted(score, key=lambda item: -score[item])
+
+
+class HybridRelevance:
+    """Keyword relevance fused with cosine similarity of sentence embeddings."""
+
+    def __init__(self, keywords: Relevance, encoder: Any, index: Any) -> None:
+        self.keywords = keywords
+        self.encoder = encoder
+        self.index = index
+        self._queries: OrderedDict[str, Any] = OrderedDict()
+
+    def _query_vector(self, query: str) -> Any:
+        vector = self._queries.get(query)
+        if vector is None:
+            vector = self.encoder.encode([query])[0]
+            self._queries[query] = vector
+            while len(self._queries) > KEPT_QUERIES:
+                self._queries.popitem(last=False)
+        return vector
+
+    def ranked(
+        self, db: Connection, session_ids: Sequence[str], query: str, limit: int
+    ) -> list[int]:
+        by_words = self.keywords.ranked(db, session_ids, query, limit)
+        if not query.strip():
+            return by_words
+        by_meaning = self.index.ranked(db, session_ids, self._query_vector(query), limit)
+        return fuse(by_words, by_meaning)[:limit]

@@ -1,0 +1,94 @@
+"""Embedding stored messages in the background, in batches, off the agent's path.
+
+Ingest only wakes the worker; the worker walks the store by message id,
+encodes what has no vector of the model yet (in batches of :data:`BATCH`),
+and stores the vectors in write transactions of its own. Selection uses what
+is there: a message not embedded yet still ranks by keywords. An engine
+opened on an existing store embeds its history the same way, from the first
+message. Failures are logged (``lcm.embedding_failed``) and retried on the
+next wake-up; nothing of the store is changed by them.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from hermes_core import get_logger
+from hermes_engine_lcm.store.embeddings import store_vectors, unembedded
+
+__all__ = ["BATCH", "BackgroundEmbedder"]
+
+logger = get_logger("hermes_core.engines.lcm")
+
+#: Messages encoded and stored together.
+BATCH = 64
+
+
+class BackgroundEmbedder:
+    """One daemon thread per engine that embeds what the store holds and has no vector."""
+
+    def __init__(self, database: Any, encoder: Any, model: str) -> None:
+        self.database = database
+        self.encoder = encoder
+        self.model = model
+        self.embedded = 0
+        self._after = 0
+        self._wake = threading.Condition()
+        self._pending = True  # an existing store may hold unembedded history
+        self._idle = threading.Event()
+        self._closed = False
+        self._thread = threading.Thread(target=self._run, name="lcm-embeddings", daemon=True)
+        self._thread.start()
+
+    def wake(self) -> None:
+        """New messages were stored."""
+        with self._wake:
+            self._pending = True
+            self._idle.clear()
+            self._wake.notify()
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every stored message has its vector (or ``timeout``); True when so."""
+        self.wake()
+        return self._idle.wait(timeout)
+
+    def close(self) -> None:
+        """Stop after the batch in hand; what is left is embedded by the next engine."""
+        with self._wake:
+            self._closed = True
+            self._wake.notify()
+        self._thread.join(timeout=30)
+
+    def _run(self) -> None:
+        while True:
+            with self._wake:
+                while not self._pending and not self._closed:
+                    self._idle.set()
+                    self._wake.wait()
+                if self._closed:
+                    self._idle.set()
+                    return
+                self._pending = False
+            try:
+                while not self._closed and self._batch():
+                    pass
+            except Exception as exc:  # a store or model failure: logged, retried on a wake
+                logger.warning("lcm.embedding_failed", model=self.model, error=str(exc))
+
+    def _batch(self) -> bool:
+        """Embed one batch; False when nothing was left."""
+        with self.database.read() as db:
+            rows = unembedded(db, self.model, self._after, BATCH)
+        if not rows:
+            return False
+        vectors = self.encoder.encode([text for _, _, text in rows])
+        by_session: dict[str, list[tuple[int, str, bytes]]] = {}
+        for (message_id, session, _), vector in zip(rows, vectors, strict=True):
+            by_session.setdefault(session, []).append((message_id, session, vector.tobytes()))
+        for session, stored in by_session.items():
+            with self.database.write(session) as db:
+                store_vectors(db, self.model, stored)
+        self._after = rows[-1][0]
+        self.embedded += len(rows)
+        return True

