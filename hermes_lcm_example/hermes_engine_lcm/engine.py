@@ -328,7 +328,9 @@ class LCMEngine(ContextEngine):
         try:
             with self.database.read() as db:
                 if name == "lcm_grep":
-                    return tools.answer(tools.grep(db, args, sessions, self.database.fts))
+                    return tools.answer(
+                        tools.grep(db, args, sessions, self.database.fts, self.relevance)
+                    )
                 if name == "lcm_describe":
                     return tools.answer(tools.describe(db, args, sid, sessions))
                 if name == "lcm_expand":

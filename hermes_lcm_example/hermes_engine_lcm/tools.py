@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hermes_core import CHARS_PER_TOKEN, text_of
+from hermes_engine_lcm.relevance.ranking import Relevance, fuse
 from hermes_engine_lcm.store.connection import Connection
 from hermes_engine_lcm.store.nodes import (
     active_items,
@@ -18,8 +19,15 @@ from hermes_engine_lcm.store.nodes import (
     parse_id,
     summary_children,
 )
-from hermes_engine_lcm.store.records import message_meta, message_sizes, owner_of, session_totals
+from hermes_engine_lcm.store.records import (
+    message_hits,
+    message_meta,
+    message_sizes,
+    owner_of,
+    session_totals,
+)
 from hermes_engine_lcm.store.search import search
+from hermes_engine_lcm.store.search_rules import Hit
 
 __all__ = ["SCHEMAS", "ToolError", "describe", "expand", "grep"]
 
@@ -106,8 +114,22 @@ def _snippet(text: str, query: str, width: int = 160) -> str:
     return ("..." if start else "") + piece + ("..." if start + width < len(text) else "")
 
 
+def _fused_message_hits(
+    db: Connection, hits: list[Hit], meaning: list[int], limit: int
+) -> list[Hit]:
+    """The keyword hits and the messages closest in meaning, by reciprocal-rank fusion."""
+    order = fuse([h.id for h in hits], meaning)[:limit]
+    found = {h.id: h for h in hits}
+    found |= {h.id: h for h in message_hits(db, [i for i in order if i not in found])}
+    return [found[i] for i in order if i in found]
+
+
 def grep(
-    db: Connection, args: dict[str, Any], sessions: list[str] | None, fts: bool
+    db: Connection,
+    args: dict[str, Any],
+    sessions: list[str] | None,
+    fts: bool,
+    relevance: Relevance | None = None,
 ) -> dict[str, Any]:
     query = args.get("query")
     if not isinstance(query, str) or not query.strip():
@@ -120,7 +142,13 @@ def grep(
     kinds = {"messages": ["message"], "summaries": ["summary"]}.get(scope, ["message", "summary"])
     hits = []
     for kind in kinds:
-        hits += search(db, kind, query, sessions, limit, recency, fts)
+        found = search(db, kind, query, sessions, limit, recency, fts)
+        meaning = (
+            []
+            if recency or relevance is None
+            else (relevance.by_meaning(db, sessions, query, limit) if kind == "message" else [])
+        )
+        hits += _fused_message_hits(db, found, meaning, limit) if meaning else found
     if recency:
         hits.sort(key=lambda h: h.order, reverse=True)
     results = []

@@ -102,3 +102,20 @@ def test_a_model_name_is_found_in_the_homes_model_folder(
     engine = make_lcm(embedding_model="house-minilm")
     assert logs.named("lcm.embeddings_unavailable") == []
     assert type(engine.relevance).__name__ == "HybridRelevance"
+
+
+def test_lcm_grep_finds_by_meaning_what_its_words_miss(
+    make_lcm: Callable[..., LCMEngine],
+) -> None:
+    import json
+
+    history = _chat(40, fact_at=3)
+    engine = make_lcm(embedding_model=_model())
+    engine.on_turn_complete(history)
+    assert engine.flush_embeddings(300)
+    found = json.loads(engine.handle_tool_call("lcm_grep", {"query": ASK, "scope": "messages"}))
+    assert any("kestrel-17" in r["snippet"] for r in found["results"][:3])
+    words_only = make_lcm()
+    words_only.on_turn_complete(history)
+    plain = json.loads(words_only.handle_tool_call("lcm_grep", {"query": ASK, "scope": "messages"}))
+    assert not any("kestrel-17" in r["snippet"] for r in plain["results"])

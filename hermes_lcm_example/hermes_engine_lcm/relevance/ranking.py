@@ -33,7 +33,14 @@ class Relevance(Protocol):
     def ranked(
         self, db: Connection, session_ids: Sequence[str], query: str, limit: int
     ) -> list[int]:
-        """Ids of the most relevant messages, best first, at most ``limit``."""
+        """Ids of the most relevant messages, best first, at most ``limit`` (selection)."""
+        ...
+
+    def by_meaning(
+        self, db: Connection, session_ids: Sequence[str] | None, query: str, limit: int
+    ) -> list[int]:
+        """Ids of the messages closest in meaning, best first; [] when this relevance has
+        no sense of meaning (``lcm_grep`` fuses them with its keyword hits)."""
         ...
 
 
@@ -44,6 +51,11 @@ class KeywordRelevance:
         self, db: Connection, session_ids: Sequence[str], query: str, limit: int
     ) -> list[int]:
         return ranked_messages(db, session_ids, query, limit)
+
+    def by_meaning(
+        self, db: Connection, session_ids: Sequence[str] | None, query: str, limit: int
+    ) -> list[int]:
+        return []
 
 
 def fuse(*orders: Sequence[int]) -> list[int]:
@@ -77,7 +89,11 @@ class HybridRelevance:
         self, db: Connection, session_ids: Sequence[str], query: str, limit: int
     ) -> list[int]:
         by_words = self.keywords.ranked(db, session_ids, query, limit)
-        if not query.strip():
-            return by_words
-        by_meaning = self.index.ranked(db, session_ids, self._query_vector(query), limit)
-        return fuse(by_words, by_meaning)[:limit]
+        return fuse(by_words, self.by_meaning(db, session_ids, query, limit))[:limit]
+
+    def by_meaning(
+        self, db: Connection, session_ids: Sequence[str] | None, query: str, limit: int
+    ) -> list[int]:
+        if not session_ids or not query.strip():  # every session's vectors: not kept
+            return []
+        return list(self.index.ranked(db, session_ids, self._query_vector(query), limit))

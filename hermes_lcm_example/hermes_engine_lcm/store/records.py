@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from hermes_engine_lcm.store.connection import Connection
+from hermes_engine_lcm.store.search_rules import Hit
 
 __all__ = [
     "MessageMeta",
@@ -65,6 +66,21 @@ def message_meta(db: Connection, ids: Sequence[int]) -> dict[int, MessageMeta]:
             f"SELECT id, role, seq, tokens, created_at FROM messages WHERE id IN ({marks})", chunk
         ):
             found[row[0]] = MessageMeta(*row)
+    return found
+
+
+def message_hits(db: Connection, ids: Sequence[int]) -> list[Hit]:
+    """Stored messages as search hits (their searchable text), for results found otherwise
+    than by words."""
+    found: list[Hit] = []
+    for chunk in _chunks(ids):
+        marks = ",".join("?" * len(chunk))
+        found += [
+            Hit("message", int(i), str(session), str(text), int(seq))
+            for i, session, text, seq in db.execute(
+                f"SELECT id, session_id, text, seq FROM messages WHERE id IN ({marks})", chunk
+            )
+        ]
     return found
 
 
