@@ -48,8 +48,10 @@ def test_a_text_encodes_the_same_alone_and_padded_in_a_batch(encoder: SentenceEn
     short = "We adopted a dog named Biscuit last spring."
     long = " ".join(["The quarterly report covers revenue, costs and hiring plans."] * 12)
     alone = encoder.encode([short])[0]
-    batched = encoder.encode([long, short, "ok"])
+    batched = SentenceEncoder(_bundled()).encode([long, short, "ok"])  # nothing remembered
     assert np.allclose(alone, batched[1], atol=1e-5)
+    again = encoder.encode(["ok", short])  # remembered: the same vector, not encoded anew
+    assert np.array_equal(again[1], alone) and np.allclose(again[0], batched[2], atol=1e-5)
     assert encoder.encode([long * 20]).shape == (1, 384)  # past 256 tokens: truncated
 
 

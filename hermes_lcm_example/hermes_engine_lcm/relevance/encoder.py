@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import json
 import math
+import threading
 import zipfile
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +28,8 @@ __all__ = ["ModelError", "SentenceEncoder"]
 
 #: Texts encoded together: bounds the memory of one forward pass (batch x tokens x 1,536).
 BATCH = 32
+#: Texts whose vectors are kept (about 1.5 KB each: 30 MB at most).
+KEPT_TEXTS = 20_000
 
 
 class _Files:
@@ -152,17 +156,37 @@ class SentenceEncoder:
         self.tokenizer = Tokenizer.from_str(files.read("tokenizer.json").decode("utf-8"))
         self.tokenizer.enable_truncation(self.max_tokens)
         self.tokenizer.no_padding()
+        self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
-        """One row per text, float32, unit length; shorter texts batched together."""
-        if not texts:
-            return np.zeros((0, self.dimensions), dtype=np.float32)
-        encodings = self.tokenizer.encode_batch(list(texts))
-        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        """One row per text, float32, unit length; shorter texts batched together. A text
+        encoded lately is not encoded again (the same turn stored in several sessions or
+        stores, a question asked again)."""
         out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
+        todo: dict[str, list[int]] = {}
+        with self._lock:
+            for row, text in enumerate(texts):
+                known = self._recent.get(text)
+                if known is None:
+                    todo.setdefault(text, []).append(row)
+                else:
+                    out[row] = known
+        if not todo:
+            return out
+        fresh = list(todo)
+        encodings = self.tokenizer.encode_batch(fresh)
+        order = sorted(range(len(fresh)), key=lambda i: len(encodings[i].ids))
+        vectors = np.zeros((len(fresh), self.dimensions), dtype=np.float32)
         for start in range(0, len(order), BATCH):
             chosen = order[start : start + BATCH]
-            out[chosen] = self._forward([encodings[i].ids for i in chosen])
+            vectors[chosen] = self._forward([encodings[i].ids for i in chosen])
+        with self._lock:
+            for text, vector in zip(fresh, vectors, strict=True):
+                out[todo[text]] = vector
+                self._recent[text] = vector
+            while len(self._recent) > KEPT_TEXTS:
+                self._recent.popitem(last=False)
         return out
 
     def _forward(self, batch: list[list[int]]) -> np.ndarray:
