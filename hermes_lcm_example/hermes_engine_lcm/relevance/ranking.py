@@ -12,7 +12,6 @@ and a message not embedded yet ranks by keywords alone.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -23,8 +22,6 @@ __all__ = ["RRF_K", "HybridRelevance", "KeywordRelevance", "Relevance", "fuse"]
 
 #: Reciprocal-rank fusion's constant (the value of the original paper, and common use).
 RRF_K = 60
-#: Query vectors kept (a retried request asks the same question).
-KEPT_QUERIES = 64
 
 
 class Relevance(Protocol):
@@ -74,16 +71,6 @@ class HybridRelevance:
         self.keywords = keywords
         self.encoder = encoder
         self.index = index
-        self._queries: OrderedDict[str, Any] = OrderedDict()
-
-    def _query_vector(self, query: str) -> Any:
-        vector = self._queries.get(query)
-        if vector is None:
-            vector = self.encoder.encode([query])[0]
-            self._queries[query] = vector
-            while len(self._queries) > KEPT_QUERIES:
-                self._queries.popitem(last=False)
-        return vector
 
     def ranked(
         self, db: Connection, session_ids: Sequence[str], query: str, limit: int
@@ -96,4 +83,6 @@ class HybridRelevance:
     ) -> list[int]:
         if not session_ids or not query.strip():  # every session's vectors: not kept
             return []
-        return list(self.index.ranked(db, session_ids, self._query_vector(query), limit))
+        # the encoder remembers recent texts: a retried request does not encode again
+        vector = self.encoder.encode([query])[0]
+        return list(self.index.ranked(db, session_ids, vector, limit))
