@@ -45,8 +45,6 @@ __all__ = ["Shares", "active_messages", "build_request"]
 
 #: Relevant candidates read from the index per request, at most.
 RANKED_CANDIDATES = 400
-#: The most relevant messages, which come with their neighbours before the less relevant.
-BEST = 32
 #: Recent candidates read per request, at most.
 RECENT_CANDIDATES = 2_000
 #: How far a tool group may reach around one of its messages.
@@ -286,8 +284,9 @@ def _candidates(
     enough = 64 + 2 * (budget - frame.fixed) // average
     ranked = relevance.ranked(db, [session_id], query, min(RANKED_CANDIDATES, enough))
     recent = recent_ids(db, session_id, frame.tail_seq, min(RECENT_CANDIDATES, enough))
-    around = _neighbours(db, session_id, ranked[:BEST], cache)
-    return list(dict.fromkeys([*ranked[:BEST], *around, *ranked[BEST:], *recent]))
+    best = relevance.best
+    around = _neighbours(db, session_id, ranked[:best], cache)
+    return list(dict.fromkeys([*ranked[:best], *around, *ranked[best:], *recent]))
 
 
 def _new_summaries(
