@@ -51,7 +51,7 @@ def test_ten_workers_starting_together_apply_each_migration_once(
     tables = postgres_server.sql(
         dbname, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"
     )
-    assert tables == [(7,)]  # lcm_schema, lcm_meta and the five tables, each once
+    assert tables == [(8,)]  # lcm_schema, lcm_meta, embeddings and the five tables, once
 
 
 def _worker(url: str, number: int, barrier: Any, turns: int) -> None:
