@@ -24,13 +24,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from hermes_engine_lcm.relevance.ranking import fuse
+
 from hermes_core import discover, load_config
 from hermes_core.tokens import MESSAGE_OVERHEAD
 from recall.baselines import bm25_pack, bm25_top, truncate
 from recall.bm25 import BM25
 from recall.locomo import Conversation, load
 from recall.protocol import ReplayResult, ask, fits, replay, scores
-from recall.vectors import Vectors, bundled_minilm, pack_in_order, rrf
+from recall.vectors import Vectors, bundled_minilm, pack_in_order
 
 DEFAULT_DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo-dev"
 
@@ -126,7 +128,7 @@ def main() -> int:
                         cells[name][1] += not fits(request, budget)
                     if vectors:
                         meaning = vectors[conversation.name].ranking(question)
-                        fused = rrf(list(index.ranking(question.text)), meaning)
+                        fused = fuse(list(index.ranking(question.text)), meaning)
                         for name, order in (("MiniLM packer", meaning), ("BM25+MiniLM RRF", fused)):
                             request = pack_in_order(conversation, question, budget, order)
                             cells[name][0] += scores(request, question, budget)

