@@ -164,6 +164,8 @@ def test_every_hook_on_the_contract_page_has_its_description(
             )
             words = contents.text.split()
             assert len(words) >= 8, f"{hook}: no description on the contract page ({words})"
+            if spec is ContextEngineSpec:  # an engine hook says what happens when it fails
+                assert "When the engine fails or is late, the agent gets" in contents.text, hook
 
 
 def test_every_configuration_key_has_its_section_in_the_reference(
