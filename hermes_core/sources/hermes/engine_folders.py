@@ -75,19 +75,21 @@ def _import(path: Path) -> ModuleType:
         raise
 
 
+def _concrete_subclass(value: object, base: type) -> bool:
+    """Whether ``value`` is a class deriving from ``base`` (not ``base`` itself) that can be
+    instantiated."""
+    return (
+        inspect.isclass(value)
+        and issubclass(value, base)
+        and value is not base
+        and not inspect.isabstract(value)
+    )
+
+
 def _subclasses(module: ModuleType, base: type) -> list[type]:
     """Concrete subclasses of ``base`` the module holds, in ``dir()`` order (Hermes')."""
-    found = []
-    for attribute in dir(module):
-        value = getattr(module, attribute, None)
-        if (
-            inspect.isclass(value)
-            and issubclass(value, base)
-            and value is not base
-            and not inspect.isabstract(value)
-        ):
-            found.append(value)
-    return found
+    values: list[Any] = [getattr(module, attribute, None) for attribute in dir(module)]
+    return [value for value in values if _concrete_subclass(value, base)]
 
 
 def _ours(module: ModuleType, path: Path) -> type[ContextEngine] | None:
@@ -98,13 +100,8 @@ def _ours(module: ModuleType, path: Path) -> type[ContextEngine] | None:
     ]
     found: dict[str, type[ContextEngine]] = {}
     for attribute in names:
-        value = getattr(module, attribute, None)
-        if (
-            inspect.isclass(value)
-            and issubclass(value, ContextEngine)
-            and value is not ContextEngine
-            and not inspect.isabstract(value)
-        ):
+        value: Any = getattr(module, attribute, None)
+        if _concrete_subclass(value, ContextEngine):
             found[attribute] = value
     if len(found) > 1:
         raise ImportError(
