@@ -109,7 +109,10 @@ class LCMEngine(ContextEngine):
                 using="keyword relevance",
             )
             return
-        key = str(getattr(encoder, "location", model))
+        # vectors are labelled with the setting, not with where this home found the model:
+        # workers of a fleet that name the same model share them, and another setting
+        # embeds again
+        key = model
         self.relevance = HybridRelevance(
             self.relevance, encoder, VectorIndex(key, encoder.dimensions)
         )

@@ -119,3 +119,30 @@ def test_lcm_grep_finds_by_meaning_what_its_words_miss(
     words_only.on_turn_complete(history)
     plain = json.loads(words_only.handle_tool_call("lcm_grep", {"query": ASK, "scope": "messages"}))
     assert not any("kestrel-17" in r["snippet"] for r in plain["results"])
+
+
+def test_workers_naming_the_same_model_share_its_vectors_wherever_they_find_it(
+    tmp_path: Path, lcm_settings: dict[str, Any]
+) -> None:
+    store = lcm_settings or {"database": str(tmp_path / "shared" / "lcm.db")}
+    engines = []
+    for worker in ("a", "b"):  # each finds the model in its own home
+        models = tmp_path / worker / "lcm" / "models"
+        models.mkdir(parents=True)
+        shutil.copy(_model(), models / "house-minilm.zip")
+        config = {"lcm": {**store, "embedding_model": "house-minilm"}}
+        engines.append(LCMEngine(config, hermes_home=tmp_path / worker))
+    first, second = engines
+    try:
+        first.on_turn_complete(_chat(10))
+        assert first.flush_embeddings(300)
+        assert second.flush_embeddings(300)
+        assert second._embedder.embedded == 0  # nothing embedded twice
+        db = sql(second)
+        assert db.execute("SELECT count(*), count(DISTINCT model) FROM embeddings").fetchone() == (
+            21,
+            1,
+        )
+    finally:
+        for engine in engines:
+            engine.close()
