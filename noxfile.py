@@ -52,11 +52,11 @@ def lint(session: nox.Session) -> None:
 
 def _apt_install(
     session: nox.Session, present: bool, packages: list[str], needed_by: str, optional: bool = False
-) -> bool:
+) -> None:
     """Debian's ``packages`` when ``present`` is false (as root). Without root: a clear error,
-    or, when ``optional``, a loud warning and False."""
+    or, when ``optional``, a loud warning (the tests that need them skip, saying so)."""
     if present:
-        return True
+        return
     if shutil.which("apt-get") and os.geteuid() == 0:
         session.run("apt-get", "update", "-qq", external=True)
         session.run(
@@ -68,12 +68,11 @@ def _apt_install(
             external=True,
             env={"DEBIAN_FRONTEND": "noninteractive"},
         )
-        return True
+        return
     advice = f"{needed_by}: apt-get install {' '.join(packages)} (as root), then run again"
     if not optional:
         session.error(advice)
     session.warn(f"SKIPPING what needs it. {advice}")
-    return False
 
 
 def _install_minilm(session: nox.Session) -> None:
