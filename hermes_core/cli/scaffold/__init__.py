@@ -105,7 +105,9 @@ def _git_config(key: str) -> str | None:
         )
     except (OSError, subprocess.SubprocessError):
         return None
-    return found.stdout.strip() or None if found.returncode == 0 else None
+    if found.returncode != 0:
+        return None
+    return found.stdout.strip() or None
 
 
 @click.command("new")
