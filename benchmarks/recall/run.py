@@ -24,6 +24,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from hermes_engine_lcm.relevance.models import bundled_model
 from hermes_engine_lcm.relevance.ranking import fuse
 
 from hermes_core import discover, load_config
@@ -32,7 +33,7 @@ from recall.baselines import bm25_pack, bm25_top, truncate
 from recall.bm25 import BM25
 from recall.locomo import Conversation, load
 from recall.protocol import ReplayResult, ask, fits, replay, scores
-from recall.vectors import Vectors, bundled_minilm, pack_in_order
+from recall.vectors import Vectors, pack_in_order
 
 DEFAULT_DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo-dev"
 
@@ -92,7 +93,7 @@ def main() -> int:
     total = sum(len(c.questions) for c in conversations)
     print(f"{len(conversations)} conversations, {total} questions, engines: {', '.join(engines)}")
 
-    minilm = args.minilm or bundled_minilm()
+    minilm = args.minilm or bundled_model()
     vectors: dict[str, Vectors] = {}
     if minilm is not None:
         from hermes_engine_lcm.relevance.encoder import SentenceEncoder

