@@ -148,3 +148,28 @@ def test_workers_naming_the_same_model_share_its_vectors_wherever_they_find_it(
     finally:
         for engine in engines:
             engine.close()
+
+
+def test_a_failing_batch_is_logged_without_secrets_and_changes_nothing(
+    make_lcm: Callable[..., LCMEngine], logs: EventCapture
+) -> None:
+    from hermes_engine_lcm.relevance.worker import BackgroundEmbedder
+
+    class Unreachable:
+        """An encoder whose service is down, saying so with its URL (password included)."""
+
+        def encode(self, texts: list[str]) -> Any:
+            raise ConnectionError("cannot reach postgresql://svc:hunter2@db:5432/vectors")
+
+    engine = make_lcm()
+    engine.on_turn_complete(_chat(5))
+    worker = BackgroundEmbedder(engine.database, Unreachable(), "remote-model")
+    try:
+        assert worker.flush(60)
+    finally:
+        worker.close()
+    failures = logs.named("lcm.embedding_failed")  # at start, and again on the flush's wake
+    assert failures and all("cannot reach" in str(event["error"]) for event in failures)
+    assert not any("hunter2" in str(event) for event in failures)
+    (vectors,) = sql(engine).execute("SELECT count(*) FROM embeddings").fetchone()
+    assert vectors == 0 and worker.embedded == 0

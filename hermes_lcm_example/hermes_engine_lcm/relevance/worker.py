@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from hermes_core import get_logger
+from hermes_core import get_logger, redact
 from hermes_engine_lcm.store.embeddings import store_vectors, unembedded
 
 __all__ = ["BATCH", "BackgroundEmbedder"]
@@ -74,7 +74,8 @@ class BackgroundEmbedder:
                 while not self._closed and self._batch():
                     pass
             except Exception as exc:  # a store or model failure: logged, retried on a wake
-                logger.warning("lcm.embedding_failed", model=self.model, error=str(exc))
+                # a driver's text may name the server; never its password
+                logger.warning("lcm.embedding_failed", model=self.model, error=redact(str(exc)))
 
     def _batch(self) -> bool:
         """Embed one batch; False when nothing was left."""
