@@ -97,6 +97,7 @@ class LCMEngine(ContextEngine):
         try:
             from hermes_engine_lcm.relevance.index import VectorIndex
             from hermes_engine_lcm.relevance.models import load_encoder
+            from hermes_engine_lcm.relevance.views import label
             from hermes_engine_lcm.relevance.worker import BackgroundEmbedder
 
             encoder = load_encoder(model, home)
@@ -112,7 +113,7 @@ class LCMEngine(ContextEngine):
         # vectors are labelled with the setting, not with where this home found the model:
         # workers of a fleet that name the same model share them, and another setting
         # embeds again
-        key = model
+        key = label(model)
         self.relevance = HybridRelevance(
             self.relevance, encoder, VectorIndex(key, encoder.dimensions)
         )

@@ -115,10 +115,11 @@ def _snippet(text: str, query: str, width: int = 160) -> str:
 
 
 def _fused_message_hits(
-    db: Connection, hits: list[Hit], meaning: list[int], limit: int
+    db: Connection, hits: list[Hit], meaning: list[list[int]], limit: int
 ) -> list[Hit]:
-    """The keyword hits and the messages closest in meaning, by reciprocal-rank fusion."""
-    order = fuse([h.id for h in hits], meaning)[:limit]
+    """The keyword hits and the messages closest in meaning (an order per view of a message),
+    by reciprocal-rank fusion."""
+    order = fuse([h.id for h in hits], *meaning)[:limit]
     found = {h.id: h for h in hits}
     found |= {h.id: h for h in message_hits(db, [i for i in order if i not in found])}
     return [found[i] for i in order if i in found]

@@ -173,3 +173,53 @@ def test_a_failing_batch_is_logged_without_secrets_and_changes_nothing(
     assert not any("hunter2" in str(event) for event in failures)
     (vectors,) = sql(engine).execute("SELECT count(*) FROM embeddings").fetchone()
     assert vectors == 0 and worker.embedded == 0
+
+
+def test_a_reply_is_found_through_the_turn_it_answers(
+    make_lcm: Callable[..., LCMEngine],
+) -> None:
+    """ "Yes, that went fine" means little alone, and other questions got replies like it;
+    after the question it answers, it is about the staging database: its view in context
+    ranks it first, its own view does not."""
+    history = _chat(40)
+    for topic in ("printer in room 4", "team offsite", "laptop upgrade", "tax filing"):
+        history += [
+            {"role": "user", "content": f"Did the {topic} go as planned?"},
+            {"role": "assistant", "content": "Yes, it went well, no trouble at all."},
+        ]
+    history[41:41] = [
+        {"role": "user", "content": "Did the staging database ever move to the new host?"},
+        {"role": "assistant", "content": "Yes, that went fine, no problems at all."},
+    ]
+    engine = make_lcm(embedding_model=_model())
+    engine.on_turn_complete(history)
+    assert engine.flush_embeddings(300)
+    (reply_id,) = sql(engine).execute("SELECT id FROM messages WHERE seq = 42").fetchone()
+    with engine.database.read() as db:
+        alone, in_context = engine.relevance.by_meaning(
+            db, ["default"], "was the staging DB migrated?", 10
+        )
+    assert in_context.index(reply_id) <= 1  # after the question itself, at most
+    assert alone.index(reply_id) > 1 if reply_id in alone else True
+
+
+def test_vectors_of_another_layout_are_embedded_again(
+    make_lcm: Callable[..., LCMEngine],
+) -> None:
+    """Rows stored one vector per message (this extra's first layout) are replaced by the
+    two views, not read as if they were."""
+    from hermes_engine_lcm.relevance.views import VIEWS
+
+    first = make_lcm()
+    first.on_turn_complete(_chat(10))
+    db = sql(first)
+    for (message_id,) in db.execute("SELECT id FROM messages").fetchall():
+        db.execute(
+            "INSERT INTO embeddings (message_id, session_id, model, vector) VALUES (?, ?, ?, ?)",
+            (message_id, "default", _model(), b"\0" * 4 * 384),
+        )
+    engine = make_lcm(embedding_model=_model())
+    assert engine.flush_embeddings(300)
+    rows = sql(engine).execute("SELECT model, length(vector) FROM embeddings").fetchall()
+    assert len(rows) == 21 and {length for _, length in rows} == {VIEWS * 4 * 384}
+    assert {model for model, _ in rows} == {engine._embedder.model} != {_model()}

@@ -1,6 +1,8 @@
 """The sessions' stored vectors in memory, for cosine similarity against a query.
 
-Vectors never change once stored, so each session's matrix is read once and
+Each stored row holds a message's vectors in its :data:`~hermes_engine_lcm.relevance.views.VIEWS`
+views side by side; a query ranks the messages by each view. Vectors never
+change once stored, so each session's matrix is read once and
 then only extended by the rows stored since (by message id). A session's
 matrix holds at most :data:`WINDOW` of its latest vectors: the cost of a query
 stays bounded however long the conversation grows, as the keyword search's
@@ -16,21 +18,22 @@ from typing import Any
 
 import numpy as np
 
+from hermes_engine_lcm.relevance.views import VIEWS
 from hermes_engine_lcm.store.connection import Connection
 from hermes_engine_lcm.store.embeddings import vectors_after
 
 __all__ = ["VectorIndex"]
 
-#: Latest vectors a session's matrix keeps (20,000 x 384 float32: about 30 MB).
+#: Latest messages a session's matrix keeps (20,000 x 2 x 384 float32: about 60 MB).
 WINDOW = 20_000
 #: Sessions whose matrices are kept.
 KEPT_SESSIONS = 16
 
 
 class _Matrix:
-    def __init__(self, dimensions: int) -> None:
+    def __init__(self, width: int) -> None:
         self.ids = np.zeros(0, dtype=np.int64)
-        self.vectors = np.zeros((0, dimensions), dtype=np.float32)
+        self.vectors = np.zeros((0, width), dtype=np.float32)
         self.last = 0
 
 
@@ -40,6 +43,7 @@ class VectorIndex:
     def __init__(self, model: str, dimensions: int) -> None:
         self.model = model
         self.dimensions = dimensions
+        self.width = VIEWS * dimensions
         self._sessions: OrderedDict[tuple[str, ...], _Matrix] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -48,7 +52,7 @@ class VectorIndex:
         with self._lock:
             matrix = self._sessions.get(key)
             if matrix is None:
-                matrix = self._sessions[key] = _Matrix(self.dimensions)
+                matrix = self._sessions[key] = _Matrix(self.width)
                 while len(self._sessions) > KEPT_SESSIONS:
                     self._sessions.popitem(last=False)
             self._sessions.move_to_end(key)
@@ -57,23 +61,29 @@ class VectorIndex:
                 ids = np.fromiter((i for i, _ in rows), dtype=np.int64, count=len(rows))
                 new = np.frombuffer(b"".join(bytes(v) for _, v in rows), dtype=np.float32)
                 matrix.ids = np.concatenate([matrix.ids, ids])[-WINDOW:]
-                matrix.vectors = np.vstack(
-                    [matrix.vectors, new.reshape(len(rows), self.dimensions)]
-                )[-WINDOW:]
+                matrix.vectors = np.vstack([matrix.vectors, new.reshape(len(rows), self.width)])[
+                    -WINDOW:
+                ]
                 matrix.last = int(ids[-1])
             return matrix
 
     def ranked(
         self, db: Connection, session_ids: Sequence[str], query: Any, limit: int
-    ) -> list[int]:
-        """Ids of the stored messages most similar to the unit vector ``query``, best first."""
+    ) -> list[list[int]]:
+        """For each view, ids of the stored messages most similar to the unit vector
+        ``query``, best first, at most ``limit``."""
         matrix = self._matrix(db, session_ids)
         if not len(matrix.ids) or limit <= 0:
             return []
-        similarity = matrix.vectors @ np.asarray(query, dtype=np.float32)
+        rows = matrix.vectors.reshape(len(matrix.ids) * VIEWS, self.dimensions)
+        similarities = (rows @ np.asarray(query, dtype=np.float32)).reshape(-1, VIEWS).T
+        return [self._best(matrix.ids, similarity, limit) for similarity in similarities]
+
+    @staticmethod
+    def _best(ids: Any, similarity: Any, limit: int) -> list[int]:
         if len(similarity) > limit:
             best = np.argpartition(-similarity, limit - 1)[:limit]
         else:
             best = np.arange(len(similarity))
         order = best[np.argsort(-similarity[best], kind="stable")]
-        return [int(i) for i in matrix.ids[order]]
+        return [int(i) for i in ids[order]]

@@ -1,8 +1,9 @@
 """Embedding stored messages in the background, in batches, off the agent's path.
 
 Ingest only wakes the worker; the worker walks the store by message id,
-encodes what has no vector of the model yet (in batches of :data:`BATCH`),
-and stores the vectors in write transactions of its own. Selection uses what
+encodes what has no vectors of the model yet (in batches of :data:`BATCH`; each
+message in its two views, :mod:`~hermes_engine_lcm.relevance.views`), and
+stores the vectors in write transactions of its own. Selection uses what
 is there: a message not embedded yet still ranks by keywords. An engine
 opened on an existing store embeds its history the same way, from the first
 message. Failures are logged (``lcm.embedding_failed``) and retried on the
@@ -15,6 +16,7 @@ import threading
 from typing import Any
 
 from hermes_core import get_logger, redact
+from hermes_engine_lcm.relevance.views import VIEWS, view_texts
 from hermes_engine_lcm.store.embeddings import store_vectors, unembedded
 
 __all__ = ["BATCH", "BackgroundEmbedder"]
@@ -83,9 +85,11 @@ class BackgroundEmbedder:
             rows = unembedded(db, self.model, self._after, BATCH)
         if not rows:
             return False
-        vectors = self.encoder.encode([text for _, _, text in rows])
+        texts = [view for _, _, text, previous in rows for view in view_texts(text, previous)]
+        vectors = self.encoder.encode(texts).reshape(len(rows), -1)  # the views side by side
+        assert vectors.shape[1] == VIEWS * self.encoder.dimensions
         by_session: dict[str, list[tuple[int, str, bytes]]] = {}
-        for (message_id, session, _), vector in zip(rows, vectors, strict=True):
+        for (message_id, session, _, _), vector in zip(rows, vectors, strict=True):
             by_session.setdefault(session, []).append((message_id, session, vector.tobytes()))
         for session, stored in by_session.items():
             with self.database.write(session) as db:

@@ -1,9 +1,11 @@
-"""Embeddings, stored with the messages they belong to: one vector per message and model.
+"""Embeddings, stored with the messages they belong to: one row per message and model.
 
 The table is created beside the others, under the store's migration lock
 (``EMBEDDINGS_TABLE`` of each dialect), whether or not embeddings are on, so
-that turning them on needs nothing but the setting. A vector is float32
-bytes; a message embedded by another model is embedded again.
+that turning them on needs nothing but the setting. A row's vector is float32
+bytes (what it holds is the reader's business: the relevance layer stores a
+message's own vector and its vector in context, side by side); a message
+embedded under another label is embedded again.
 """
 
 from __future__ import annotations
@@ -29,17 +31,21 @@ POSTGRES_TABLE = (
 )
 
 
-def unembedded(db: Connection, model: str, after: int, limit: int) -> list[tuple[int, str, str]]:
+def unembedded(
+    db: Connection, model: str, after: int, limit: int
+) -> list[tuple[int, str, str, str]]:
     """Up to ``limit`` stored messages with id > ``after`` and no vector of ``model``, by
-    id: (id, session id, searchable text). A caller walks the store once by moving
-    ``after`` on, however many messages it holds."""
+    id: (id, session id, searchable text, the searchable text of the message before it in
+    its session or ""). A caller walks the store once by moving ``after`` on, however many
+    messages it holds."""
     rows = db.execute(
-        "SELECT m.id, m.session_id, m.text FROM messages m"
+        "SELECT m.id, m.session_id, m.text, p.text FROM messages m"
         " LEFT JOIN embeddings e ON e.message_id = m.id AND e.model = ?"
+        " LEFT JOIN messages p ON p.session_id = m.session_id AND p.seq = m.seq - 1"
         " WHERE m.id > ? AND e.message_id IS NULL ORDER BY m.id LIMIT ?",
         (model, after, limit),
     )
-    return [(int(i), str(s), str(t)) for i, s, t in rows]
+    return [(int(i), str(s), str(t), str(p or "")) for i, s, t, p in rows]
 
 
 def store_vectors(db: Connection, model: str, rows: Iterable[tuple[int, str, bytes]]) -> None:
