@@ -223,3 +223,45 @@ def test_vectors_of_another_layout_are_embedded_again(
     rows = sql(engine).execute("SELECT model, length(vector) FROM embeddings").fetchall()
     assert len(rows) == 21 and {length for _, length in rows} == {VIEWS * 4 * 384}
     assert {model for model, _ in rows} == {engine._embedder.model} != {_model()}
+
+
+def test_a_long_sessions_index_holds_its_latest_window_and_grows(
+    make_lcm: Callable[..., LCMEngine],
+) -> None:
+    """Past the index's window (20,000 messages): the latest are ranked, the older ones are
+    not read, and a vector stored later joins without a reload."""
+    import numpy as np
+    from hermes_engine_lcm.relevance.index import WINDOW, VectorIndex
+    from hermes_engine_lcm.relevance.views import VIEWS
+    from hermes_engine_lcm.store.embeddings import store_vectors
+
+    engine = make_lcm()
+    count = WINDOW + 50
+    engine.on_turn_complete(
+        [{"role": "user" if n % 2 else "assistant", "content": f"m{n}"} for n in range(count)]
+    )
+    ids = [i for (i,) in sql(engine).execute("SELECT id FROM messages ORDER BY id").fetchall()]
+    assert len(ids) == count
+    rng = np.random.default_rng(3)
+    vectors = rng.standard_normal((count + 1, VIEWS, 384)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=2, keepdims=True)
+
+    def store(chosen: list[int]) -> None:
+        with engine.database.write("default") as db:
+            rows = [(ids[k], "default", vectors[k].tobytes()) for k in chosen]
+            store_vectors(db, "synthetic", rows)
+
+    store(list(range(count)))
+    index = VectorIndex("synthetic", 384)
+    with engine.database.read() as db:
+        for view in range(VIEWS):
+            assert index.ranked(db, ["default"], vectors[-2, view], 3)[view][0] == ids[-1]
+        everything = index.ranked(db, ["default"], vectors[0, 0], 2 * WINDOW)
+    assert [len(order) for order in everything] == [WINDOW] * VIEWS
+    assert set(everything[0]) == set(ids[-WINDOW:])
+    engine.on_turn_complete([{"role": "user", "content": "one more"}])
+    (newest,) = sql(engine).execute("SELECT max(id) FROM messages").fetchone()
+    ids.append(newest)
+    store([count])
+    with engine.database.read() as db:
+        assert index.ranked(db, ["default"], vectors[-1, 1], 1)[1] == [newest]

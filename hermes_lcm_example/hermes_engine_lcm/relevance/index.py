@@ -56,7 +56,7 @@ class VectorIndex:
                 while len(self._sessions) > KEPT_SESSIONS:
                     self._sessions.popitem(last=False)
             self._sessions.move_to_end(key)
-            rows = vectors_after(db, session_ids, self.model, matrix.last)
+            rows = vectors_after(db, session_ids, self.model, matrix.last, WINDOW)
             if rows:
                 ids = np.fromiter((i for i, _ in rows), dtype=np.int64, count=len(rows))
                 new = np.frombuffer(b"".join(bytes(v) for _, v in rows), dtype=np.float32)

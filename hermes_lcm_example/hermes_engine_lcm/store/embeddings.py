@@ -59,13 +59,16 @@ def store_vectors(db: Connection, model: str, rows: Iterable[tuple[int, str, byt
 
 
 def vectors_after(
-    db: Connection, session_ids: Sequence[str], model: str, after: int
+    db: Connection, session_ids: Sequence[str], model: str, after: int, limit: int
 ) -> list[tuple[int, Any]]:
-    """(message id, vector bytes) of the sessions' messages with id > ``after``, by id."""
+    """(message id, vector bytes) of the sessions' latest ``limit`` messages with id >
+    ``after``, by id (a long history is not read to be dropped)."""
     marks = ",".join("?" * len(session_ids))
     rows = db.execute(
+        "SELECT message_id, vector FROM ("
         f"SELECT message_id, vector FROM embeddings WHERE session_id IN ({marks})"
-        " AND message_id > ? AND model = ? ORDER BY message_id",
-        (*session_ids, after, model),
+        " AND message_id > ? AND model = ? ORDER BY message_id DESC LIMIT ?) latest"
+        " ORDER BY message_id",
+        (*session_ids, after, model, limit),
     )
     return [(int(i), v) for i, v in rows]
