@@ -8,7 +8,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
-from recall.baselines import bm25_pack, truncate
+from recall.baselines import pack_in_order, truncate
+from recall.bm25 import BM25
 from recall.locomo import load
 from recall.protocol import ask, replay, request_tokens, scores
 
@@ -57,7 +58,8 @@ def test_a_file_becomes_messages_and_answerable_questions(tmp_path: Path) -> Non
 def test_a_question_scores_only_with_its_evidence_inside_the_budget(tmp_path: Path) -> None:
     conversation = load(locomo_file(tmp_path))
     question = conversation.questions[0]
-    packed = bm25_pack(conversation, question, 200)
+    order = BM25([m["content"] for m in conversation.turns]).ranking(question.text)
+    packed = pack_in_order(conversation, question, 200, order)
     assert scores(packed, question, 200) and request_tokens(packed) <= 200
     assert not scores(packed, question, request_tokens(packed) - 1)  # over budget: 0
     assert not scores(truncate(conversation, question, 200), question, 200)  # too old for it

