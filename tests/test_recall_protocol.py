@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
+
+import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
@@ -73,3 +76,14 @@ def test_an_engine_is_replayed_then_asked_from_a_fresh_copy(tmp_path: Path) -> N
     first = ask(result, question)
     assert scores(first, question, 600)
     assert ask(result, question) == first  # the first question left no trace
+
+
+def test_bm25_gives_a_word_in_most_turns_a_small_positive_weight() -> None:
+    """As rank-bm25's BM25Okapi: a word in more than half the turns does not count against
+    a turn (a negative idf), it counts a quarter of the average idf."""
+
+    index = BM25(["the cat sat", "the dog ran", "the owl slept", "a bee buzzed"])
+    rare = math.log(3.5 / 1.5)  # the nine words in one turn; "the" in three: -rare
+    assert index.idf["the"] == pytest.approx(0.25 * (9 * rare - rare) / 10)
+    assert index.idf["cat"] == pytest.approx(rare)
+    assert index.scores("the")[3] == 0 < index.scores("the")[0]
