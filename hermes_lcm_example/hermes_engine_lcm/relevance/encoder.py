@@ -90,6 +90,8 @@ def _gelu(x: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class _Layer:
+    """One transformer layer: linear weights stored transposed (in x out), norms as read."""
+
     query: tuple[np.ndarray, np.ndarray]
     key: tuple[np.ndarray, np.ndarray]
     value: tuple[np.ndarray, np.ndarray]
@@ -131,6 +133,12 @@ class SentenceEncoder:
                 weights[f"{prefix}{name}.bias"].astype(np.float32),
             )
 
+        def dense(name: str) -> tuple[np.ndarray, np.ndarray]:
+            """A linear layer's weight transposed once, contiguous (x @ w runs on BLAS
+            without a strided view each call), and its bias."""
+            weight, bias = pair(name)
+            return np.ascontiguousarray(weight.T), bias
+
         self.words = weights[f"{prefix}embeddings.word_embeddings.weight"].astype(np.float32)
         self.positions = weights[f"{prefix}embeddings.position_embeddings.weight"].astype(
             np.float32
@@ -141,13 +149,13 @@ class SentenceEncoder:
         self.embedding_norm = pair("embeddings.LayerNorm")
         self.layers = [
             _Layer(
-                query=pair(f"encoder.layer.{i}.attention.self.query"),
-                key=pair(f"encoder.layer.{i}.attention.self.key"),
-                value=pair(f"encoder.layer.{i}.attention.self.value"),
-                attention_out=pair(f"encoder.layer.{i}.attention.output.dense"),
+                query=dense(f"encoder.layer.{i}.attention.self.query"),
+                key=dense(f"encoder.layer.{i}.attention.self.key"),
+                value=dense(f"encoder.layer.{i}.attention.self.value"),
+                attention_out=dense(f"encoder.layer.{i}.attention.output.dense"),
                 attention_norm=pair(f"encoder.layer.{i}.attention.output.LayerNorm"),
-                intermediate=pair(f"encoder.layer.{i}.intermediate.dense"),
-                output=pair(f"encoder.layer.{i}.output.dense"),
+                intermediate=dense(f"encoder.layer.{i}.intermediate.dense"),
+                output=dense(f"encoder.layer.{i}.output.dense"),
                 output_norm=pair(f"encoder.layer.{i}.output.LayerNorm"),
             )
             for i in range(int(config["num_hidden_layers"]))
@@ -210,10 +218,11 @@ class SentenceEncoder:
     def _layer(self, x: np.ndarray, layer: _Layer, bias: np.ndarray) -> np.ndarray:
         batch, width, hidden = x.shape
         size = hidden // self.heads
+        flat = x.reshape(batch * width, hidden)  # one BLAS call per matrix, not per text
 
         def heads(weight_bias: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
             weight, b = weight_bias
-            projected: np.ndarray = (x @ weight.T + b).reshape(batch, width, self.heads, size)
+            projected: np.ndarray = (flat @ weight + b).reshape(batch, width, self.heads, size)
             split: np.ndarray = projected.transpose(0, 2, 1, 3)
             return split
 
@@ -222,10 +231,11 @@ class SentenceEncoder:
         scores -= scores.max(-1, keepdims=True)
         weights = np.exp(scores)
         weights /= weights.sum(-1, keepdims=True)
-        context = (weights @ v).transpose(0, 2, 1, 3).reshape(batch, width, hidden)
+        context = (weights @ v).transpose(0, 2, 1, 3).reshape(batch * width, hidden)
         out_w, out_b = layer.attention_out
-        x = _layer_norm(context @ out_w.T + out_b + x, *layer.attention_norm, self.eps)
+        flat = _layer_norm(context @ out_w + out_b + flat, *layer.attention_norm, self.eps)
         in_w, in_b = layer.intermediate
         ff_w, ff_b = layer.output
-        hidden_state: np.ndarray = _gelu(x @ in_w.T + in_b) @ ff_w.T + ff_b
-        return _layer_norm(hidden_state + x, *layer.output_norm, self.eps)
+        hidden_state: np.ndarray = _gelu(flat @ in_w + in_b) @ ff_w + ff_b
+        out = _layer_norm(hidden_state + flat, *layer.output_norm, self.eps)
+        return out.reshape(batch, width, hidden)
