@@ -229,7 +229,7 @@ def test_a_long_sessions_index_holds_its_latest_window_and_grows(
     make_lcm: Callable[..., LCMEngine],
 ) -> None:
     """Past the index's window (20,000 messages): the latest are ranked, the older ones are
-    not read, and a vector stored later joins without a reload."""
+    not read, and vectors stored later join without a reload, however many."""
     import numpy as np
     from hermes_engine_lcm.relevance.index import WINDOW, VectorIndex
     from hermes_engine_lcm.relevance.views import VIEWS
@@ -265,3 +265,14 @@ def test_a_long_sessions_index_holds_its_latest_window_and_grows(
     store([count])
     with engine.database.read() as db:
         assert index.ranked(db, ["default"], vectors[-1, 1], 1)[1] == [newest]
+    # past the room the index keeps to grow in place (a quarter of the window): still the
+    # latest window, nothing older, nothing twice
+    more = WINDOW // 4 + 10
+    engine.on_turn_complete([{"role": "user", "content": f"later {n}"} for n in range(more)])
+    later = sql(engine).execute("SELECT id FROM messages WHERE id > ? ORDER BY id", (newest,))
+    ids += [i for (i,) in later.fetchall()]
+    vectors = np.concatenate([vectors, vectors[:more]])
+    store(list(range(count + 1, count + 1 + more)))
+    with engine.database.read() as db:
+        latest = index.ranked(db, ["default"], vectors[0, 0], 2 * WINDOW)
+    assert all(sorted(order) == sorted(ids[-WINDOW:]) for order in latest)

@@ -26,15 +26,47 @@ __all__ = ["VectorIndex"]
 
 #: Latest messages a session's matrix keeps (20,000 x 2 x 384 float32: about 60 MB).
 WINDOW = 20_000
+#: Rows a full buffer gains when it is copied, at least (or a quarter of what it holds).
+SPARE = 1_024
 #: Sessions whose matrices are kept.
 KEPT_SESSIONS = 16
 
 
 class _Matrix:
+    """A session's latest vectors in a buffer with room to grow: a new row is written in
+    place, and the buffer is copied only when full (every :data:`SPARE` rows or more), not
+    on each new message."""
+
     def __init__(self, width: int) -> None:
-        self.ids = np.zeros(0, dtype=np.int64)
-        self.vectors = np.zeros((0, width), dtype=np.float32)
+        self._ids = np.zeros(0, dtype=np.int64)
+        self._vectors = np.zeros((0, width), dtype=np.float32)
+        self._size = 0
         self.last = 0
+
+    @property
+    def ids(self) -> Any:
+        return self._ids[max(0, self._size - WINDOW) : self._size]
+
+    @property
+    def vectors(self) -> Any:
+        return self._vectors[max(0, self._size - WINDOW) : self._size]
+
+    def extend(self, ids: Any, vectors: Any) -> None:
+        count = len(ids)
+        if self._size + count > len(self._ids):
+            live_ids = np.concatenate([self.ids, ids])[-WINDOW:]
+            live = np.vstack([self.vectors, vectors])[-WINDOW:]
+            capacity = len(live_ids) + max(SPARE, len(live_ids) // 4)
+            self._ids = np.zeros(capacity, dtype=np.int64)
+            self._vectors = np.zeros((capacity, live.shape[1]), dtype=np.float32)
+            self._size = len(live_ids)
+            self._ids[: self._size] = live_ids
+            self._vectors[: self._size] = live
+        else:
+            self._ids[self._size : self._size + count] = ids
+            self._vectors[self._size : self._size + count] = vectors
+            self._size += count
+        self.last = int(ids[-1])
 
 
 class VectorIndex:
@@ -60,11 +92,7 @@ class VectorIndex:
             if rows:
                 ids = np.fromiter((i for i, _ in rows), dtype=np.int64, count=len(rows))
                 new = np.frombuffer(b"".join(bytes(v) for _, v in rows), dtype=np.float32)
-                matrix.ids = np.concatenate([matrix.ids, ids])[-WINDOW:]
-                matrix.vectors = np.vstack([matrix.vectors, new.reshape(len(rows), self.width)])[
-                    -WINDOW:
-                ]
-                matrix.last = int(ids[-1])
+                matrix.extend(ids, new.reshape(len(rows), self.width))
             return matrix
 
     def ranked(
