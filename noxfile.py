@@ -174,7 +174,8 @@ def recall(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
     """Benchmarks; each prints ratios measured side by side in one run."""
-    session.install("-e", ".", "-e", "./hermes_lcm_example[postgres]")
+    session.install("-e", ".", "-e", "./hermes_lcm_example[postgres,embeddings]")
+    _install_minilm(session)  # bench_embeddings
     _ensure_postgres(session)
     for script in sorted((ROOT / "benchmarks").glob("bench_*.py")):
         session.run("python", str(script), *session.posargs)
