@@ -240,7 +240,7 @@ class LCMEngine(ContextEngine):
         if budget <= 0:
             return None
         shares = Shares(
-            tail=self.settings.fresh_tail_share,
+            tail=self.settings.request_tail_share,
             summaries=self.settings.summary_share,
             tail_messages=self.settings.fresh_tail_messages,
         )

@@ -12,7 +12,8 @@ message). The budget is shared out in that spirit:
   ones first; a summary whose every original is in the request already says
   nothing new and is left out;
 * everything left goes to originals, whole tool groups at a time: first the
-  most relevant to the incoming message (BM25 over stemmed words), the best
+  most relevant to the incoming message (by the engine's relevance: stemmed
+  keywords, and with embeddings their meaning as well), the best
   of them with the turns right before and after each (a turn is understood
   with its neighbours: the question an answer replies to, the reply), then,
   while room is left, the most recent ones.

@@ -127,9 +127,18 @@ RULES: tuple[KeyRule, ...] = (
         lambda v: is_fraction(v) and v <= 0.5,  # type: ignore[operator]
         "a number greater than 0 and at most 0.5",
         0.25,
-        "Share of the threshold the fresh tail may take in tokens (and of a request's budget "
-        "in select_context); the tail is at most fresh_tail_messages messages and at least "
-        "the latest turn.",
+        "Share of the threshold the fresh tail may take in tokens when a pass compacts; the "
+        "tail is at most fresh_tail_messages messages and at least the latest turn.",
+    ),
+    KeyRule(
+        "lcm.request_tail_share",
+        lambda v: is_fraction(v) and v <= 0.5,  # type: ignore[operator]
+        "a number greater than 0 and at most 0.5",
+        0.1,
+        "Share of a request's budget the fresh tail may take in select_context: the incoming "
+        "turn whatever it costs, then earlier whole turns within this share (and "
+        "fresh_tail_messages). Less than a pass keeps: the store loses nothing, and the "
+        "recent turns that matter to the incoming message are ranked in with the rest.",
     ),
     KeyRule(
         "lcm.summary_share",
@@ -172,6 +181,7 @@ class LCMSettings:
     deadline_seconds: float
     summary_target_tokens: int
     fresh_tail_share: float
+    request_tail_share: float
     summary_share: float
     embedding_model: str | None
 

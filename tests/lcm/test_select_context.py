@@ -110,3 +110,36 @@ def test_the_most_relevant_turns_come_with_their_neighbours(
     contents = [m.get("content") for m in request]
     assert question["content"] in contents and answer["content"] in contents
     assert contents.index(answer["content"]) == contents.index(question["content"]) + 1
+
+
+def test_the_requests_fresh_tail_takes_its_own_share_not_the_passes(
+    make_lcm: Callable[..., LCMEngine],
+) -> None:
+    """The latest turns (chores, nothing to do with the ask) take request_tail_share of the
+    budget, a tenth by default, whatever fresh_tail_share keeps out of a pass's summaries;
+    the rest goes to the older turns the ask is about."""
+    history: list[dict[str, Any]] = [{"role": "system", "content": "You are an agent."}]
+    for n in range(150):
+        history += [
+            {"role": "user", "content": f"Note {n}: the runbook's deployment hint is heron {n}."},
+            {"role": "assistant", "content": f"Noted the deployment hint {n}."},
+        ]
+    for n in range(60):
+        history += [
+            {"role": "user", "content": f"Please water plant {n} today."},
+            {"role": "assistant", "content": f"Watered plant {n}."},
+        ]
+
+    def chores(**settings: Any) -> int:
+        engine = make_lcm(context_length=100_000, fresh_tail_messages=500, **settings)
+        engine.on_turn_complete(history)
+        request = select(engine, history, ASK, budget=3_000)
+        assert estimate_tokens(request) <= 3_000
+        latest = [m for m in request[1:-1] if "plant" in str(m.get("content"))]
+        assert latest == history[len(history) - len(latest) :]  # the latest turns, whole
+        return estimate_tokens(latest)
+
+    by_default = chores(fresh_tail_share=0.5)
+    assert 0 < by_default <= 300
+    wider = chores(fresh_tail_share=0.1, request_tail_share=0.4)
+    assert 900 < wider <= 1_200
