@@ -276,3 +276,42 @@ def test_a_long_sessions_index_holds_its_latest_window_and_grows(
     with engine.database.read() as db:
         latest = index.ranked(db, ["default"], vectors[0, 0], 2 * WINDOW)
     assert all(sorted(order) == sorted(ids[-WINDOW:]) for order in latest)
+
+
+def test_many_long_sessions_cost_the_memory_of_two(make_lcm: Callable[..., LCMEngine]) -> None:
+    """Three sessions of 15,000 messages: asking each in turn keeps at most KEPT_ROWS rows
+    in memory (the least recently asked is dropped), and a dropped session is read again,
+    whole, when it is asked."""
+    import numpy as np
+    from hermes_engine_lcm.relevance.index import KEPT_ROWS, VectorIndex
+    from hermes_engine_lcm.relevance.views import VIEWS
+    from hermes_engine_lcm.store.embeddings import store_vectors
+
+    engine = make_lcm()
+    rng = np.random.default_rng(5)
+    last: dict[str, tuple[int, Any]] = {}
+    for session in ("a", "b", "c"):
+        engine.on_turn_complete(
+            [{"role": "user", "content": f"{session}{n}"} for n in range(15_000)],
+            session_id=session,
+        )
+        rows = sql(engine).execute(
+            "SELECT id FROM messages WHERE session_id = ? ORDER BY id", (session,)
+        )
+        ids = [int(i) for (i,) in rows.fetchall()]
+        vectors = rng.standard_normal((len(ids), VIEWS, 384)).astype(np.float32)
+        vectors /= np.linalg.norm(vectors, axis=2, keepdims=True)
+        with engine.database.write(session) as db:
+            store_vectors(
+                db,
+                "synthetic",
+                [(i, session, v.tobytes()) for i, v in zip(ids, vectors, strict=True)],
+            )
+        last[session] = (ids[-1], vectors[-1, 0])
+    index = VectorIndex("synthetic", 384)
+    with engine.database.read() as db:
+        for session in ("a", "b", "c", "a"):
+            newest, vector = last[session]
+            assert index.ranked(db, [session], vector, 1)[0] == [newest]
+            assert index.held_rows() <= KEPT_ROWS
+        assert len(index.ranked(db, ["a"], last["a"][1], 20_000)[0]) == 15_000

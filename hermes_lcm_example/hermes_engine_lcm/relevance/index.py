@@ -6,7 +6,10 @@ change once stored, so each session's matrix is read once and
 then only extended by the rows stored since (by message id). A session's
 matrix holds at most :data:`WINDOW` of its latest vectors: the cost of a query
 stays bounded however long the conversation grows, as the keyword search's
-window does.
+window does. The matrices of all sessions together hold at most
+:data:`KEPT_ROWS` rows (the least recently asked sessions are dropped first,
+and read again when asked), so that many long sessions cost no more memory
+than two.
 """
 
 from __future__ import annotations
@@ -28,8 +31,11 @@ __all__ = ["VectorIndex"]
 WINDOW = 20_000
 #: Rows a full buffer gains when it is copied, at least (or a quarter of what it holds).
 SPARE = 1_024
-#: Sessions whose matrices are kept.
+#: Sessions whose matrices are kept, at most.
 KEPT_SESSIONS = 16
+#: Rows the kept matrices hold together, at most, spare room included (two sessions at
+#: their window: about 150 MB for two views of 384 floats).
+KEPT_ROWS = 2 * (WINDOW + WINDOW // 4)
 
 
 class _Matrix:
@@ -42,6 +48,11 @@ class _Matrix:
         self._vectors = np.zeros((0, width), dtype=np.float32)
         self._size = 0
         self.last = 0
+
+    @property
+    def held(self) -> int:
+        """Rows of memory the buffer holds, spare room included."""
+        return len(self._ids)
 
     @property
     def ids(self) -> Any:
@@ -85,15 +96,22 @@ class VectorIndex:
             matrix = self._sessions.get(key)
             if matrix is None:
                 matrix = self._sessions[key] = _Matrix(self.width)
-                while len(self._sessions) > KEPT_SESSIONS:
-                    self._sessions.popitem(last=False)
             self._sessions.move_to_end(key)
             rows = vectors_after(db, session_ids, self.model, matrix.last, WINDOW)
             if rows:
                 ids = np.fromiter((i for i, _ in rows), dtype=np.int64, count=len(rows))
                 new = np.frombuffer(b"".join(bytes(v) for _, v in rows), dtype=np.float32)
                 matrix.extend(ids, new.reshape(len(rows), self.width))
+            while len(self._sessions) > 1 and (
+                len(self._sessions) > KEPT_SESSIONS or self.held_rows() > KEPT_ROWS
+            ):
+                self._sessions.popitem(last=False)  # the least recently asked, never this one
             return matrix
+
+    def held_rows(self) -> int:
+        """Rows of memory the kept matrices hold together (at most :data:`KEPT_ROWS`, or one
+        session's when it alone holds more)."""
+        return sum(matrix.held for matrix in self._sessions.values())
 
     def ranked(
         self, db: Connection, session_ids: Sequence[str], query: Any, limit: int
