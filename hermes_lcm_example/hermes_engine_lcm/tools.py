@@ -130,7 +130,7 @@ def grep(
     args: dict[str, Any],
     sessions: list[str] | None,
     fts: bool,
-    relevance: Relevance | None = None,
+    relevance: Relevance,
 ) -> dict[str, Any]:
     query = args.get("query")
     if not isinstance(query, str) or not query.strip():
@@ -144,11 +144,8 @@ def grep(
     hits = []
     for kind in kinds:
         found = search(db, kind, query, sessions, limit, recency, fts)
-        meaning = (
-            []
-            if recency or relevance is None
-            else (relevance.by_meaning(db, sessions, query, limit) if kind == "message" else [])
-        )
+        by_meaning = kind == "message" and not recency  # recency sorts by time alone
+        meaning = relevance.by_meaning(db, sessions, query, limit) if by_meaning else []
         hits += _fused_message_hits(db, found, meaning, limit) if meaning else found
     if recency:
         hits.sort(key=lambda h: h.order, reverse=True)

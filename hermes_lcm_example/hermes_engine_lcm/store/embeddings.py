@@ -1,7 +1,7 @@
 """Embeddings, stored with the messages they belong to: one row per message and model.
 
 The table is created beside the others, under the store's migration lock
-(``EMBEDDINGS_TABLE`` of each dialect), whether or not embeddings are on, so
+(:data:`SQLITE_TABLE`, :data:`POSTGRES_TABLE`), whether or not embeddings are on, so
 that turning them on needs nothing but the setting. A row's vector is float32
 bytes (what it holds is the reader's business: the relevance layer stores a
 message's own vector and its vector in context, side by side); a message
