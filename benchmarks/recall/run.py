@@ -95,6 +95,12 @@ class Orders:
         self.index = BM25([m["content"] for m in conversation.turns])
         self.vectors = vectors
 
+    @property
+    def names(self) -> list[str]:
+        """The packers these orders are for, in column order."""
+        with_model = ["MiniLM packer", "BM25+MiniLM RRF"] if self.vectors is not None else []
+        return ["BM25 packer", *with_model]
+
     def __call__(self, question: Question) -> dict[str, list[int]]:
         orders = {"BM25 packer": list(self.index.ranking(question.text))}
         if self.vectors is not None:
@@ -125,7 +131,7 @@ def recall_table(
 ) -> dict[str, dict[str, ReplayResult]]:
     """Part 1; the replays of the largest budget, by variant and conversation, for part 2."""
     total = sum(len(c.questions) for c in conversations)
-    packers = list(orders[conversations[0].name](conversations[0].questions[0]))
+    packers = orders[conversations[0].name].names
     header = ["B", "truncation", *packers, *(v.label for v in columns)]
     print("\nrecall: evidence verbatim in a request within B (requests over B)")
     print("  ".join(f"{h:>16}" for h in header))
