@@ -315,3 +315,25 @@ def test_many_long_sessions_cost_the_memory_of_two(make_lcm: Callable[..., LCMEn
             assert index.ranked(db, [session], vector, 1)[0] == [newest]
             assert index.held_rows() <= KEPT_ROWS
         assert len(index.ranked(db, ["a"], last["a"][1], 20_000)[0]) == 15_000
+
+
+def test_a_message_committed_behind_the_worker_is_embedded_on_its_next_pass(
+    make_lcm: Callable[..., LCMEngine],
+) -> None:
+    """On PostgreSQL ids come from a sequence: a turn of another session may commit after
+    the worker has walked past its ids. Such messages (here: vectors removed behind the
+    worker) are embedded when the worker next wakes, not skipped for good."""
+    engine = make_lcm(embedding_model=_model())
+    engine.on_turn_complete(_chat(10))
+    assert engine.flush_embeddings(300)
+    db = sql(engine)
+    behind = [i for (i,) in db.execute("SELECT id FROM messages ORDER BY id LIMIT 3").fetchall()]
+    for message_id in behind:
+        db.execute("DELETE FROM embeddings WHERE message_id = ?", (message_id,))
+    engine.on_turn_complete([*_chat(10), {"role": "user", "content": "one more thing"}])
+    assert engine.flush_embeddings(300)
+    (missing,) = db.execute(
+        "SELECT count(*) FROM messages m LEFT JOIN embeddings e ON e.message_id = m.id"
+        " WHERE e.message_id IS NULL"
+    ).fetchone()
+    assert missing == 0

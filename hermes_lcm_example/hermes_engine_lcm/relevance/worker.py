@@ -1,6 +1,7 @@
 """Embedding stored messages in the background, in batches, off the agent's path.
 
-Ingest only wakes the worker; the worker walks the store by message id,
+Ingest only wakes the worker; the worker walks the store by message id (each
+pass from a little behind where the last stopped, :data:`LOOKBACK`),
 encodes what has no vectors of the model yet (in batches of :data:`BATCH`; each
 message in its two views, :mod:`~hermes_engine_lcm.relevance.views`), and
 stores the vectors in write transactions of its own. Selection uses what
@@ -25,6 +26,10 @@ logger = get_logger("hermes_core.engines.lcm")
 
 #: Messages encoded and stored together.
 BATCH = 64
+#: Ids a pass looks back behind where the last one stopped: on PostgreSQL ids come from a
+#: sequence, and a message whose transaction commits after a later id's (another session's
+#: turn, written at the same moment) is found on the next pass, not skipped for good.
+LOOKBACK = 1_024
 
 
 class BackgroundEmbedder:
@@ -72,6 +77,7 @@ class BackgroundEmbedder:
                     self._idle.set()
                     return
                 self._pending = False
+            self._after = max(0, self._after - LOOKBACK)
             try:
                 while not self._closed and self._batch():
                     pass
