@@ -45,6 +45,16 @@ def _asks(engine: LCMEngine, history: list[dict[str, Any]]) -> bool:
     return request is not None and any(m.get("content") == FACT for m in request)
 
 
+def _unit_views(seed: int, count: int) -> Any:
+    """``count`` random rows of unit vectors in every view (all-MiniLM-L6-v2's 384
+    dimensions): synthetic vectors for the index, ranked the same whatever their values."""
+    import numpy as np
+    from hermes_engine_lcm.relevance.views import VIEWS
+
+    rows = np.random.default_rng(seed).standard_normal((count, VIEWS, 384)).astype(np.float32)
+    return rows / np.linalg.norm(rows, axis=2, keepdims=True)
+
+
 def test_a_fact_worded_otherwise_is_found_by_meaning_and_not_by_keywords(
     make_lcm: Callable[..., LCMEngine],
 ) -> None:
@@ -242,9 +252,7 @@ def test_a_long_sessions_index_holds_its_latest_window_and_grows(
     )
     ids = [i for (i,) in sql(engine).execute("SELECT id FROM messages ORDER BY id").fetchall()]
     assert len(ids) == count
-    rng = np.random.default_rng(3)
-    vectors = rng.standard_normal((count + 1, VIEWS, 384)).astype(np.float32)
-    vectors /= np.linalg.norm(vectors, axis=2, keepdims=True)
+    vectors = _unit_views(3, count + 1)
 
     def store(chosen: list[int]) -> None:
         with engine.database.write("default") as db:
@@ -282,13 +290,10 @@ def test_many_long_sessions_cost_the_memory_of_two(make_lcm: Callable[..., LCMEn
     """Three sessions of 15,000 messages: asking each in turn keeps at most KEPT_ROWS rows
     in memory (the least recently asked is dropped), and a dropped session is read again,
     whole, when it is asked."""
-    import numpy as np
     from hermes_engine_lcm.relevance.index import KEPT_ROWS, VectorIndex
-    from hermes_engine_lcm.relevance.views import VIEWS
     from hermes_engine_lcm.store.embeddings import store_vectors
 
     engine = make_lcm()
-    rng = np.random.default_rng(5)
     last: dict[str, tuple[int, Any]] = {}
     for session in ("a", "b", "c"):
         engine.on_turn_complete(
@@ -299,8 +304,7 @@ def test_many_long_sessions_cost_the_memory_of_two(make_lcm: Callable[..., LCMEn
             "SELECT id FROM messages WHERE session_id = ? ORDER BY id", (session,)
         )
         ids = [int(i) for (i,) in rows.fetchall()]
-        vectors = rng.standard_normal((len(ids), VIEWS, 384)).astype(np.float32)
-        vectors /= np.linalg.norm(vectors, axis=2, keepdims=True)
+        vectors = _unit_views(len(last), len(ids))
         with engine.database.write(session) as db:
             store_vectors(
                 db,
