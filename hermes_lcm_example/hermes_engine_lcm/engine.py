@@ -209,8 +209,11 @@ class LCMEngine(ContextEngine):
             active = active_messages(db, active_items(db, sid))
             if messages and estimate_tokens(active) >= estimate_tokens(messages):
                 # the host's list was already smaller than the store's active context (it
-                # rebuilt or trimmed it): giving back more would undo its work
-                active = messages
+                # rebuilt or trimmed it): giving back more would undo its work. Its record
+                # stays the one ingest wrote: that list's end may stand for an older stored
+                # message than the store's last (another host went on), and recording it at
+                # the store's end would make its next turn store those messages again.
+                return messages
             remember_handed(db, sid, active)
         return active
 
