@@ -13,9 +13,11 @@ never sees the finder.
 ``call_llm`` answers with the auxiliary LLM of the host the engine runs on:
 each wrapped engine call binds it (:func:`bound`) on the calling thread. A
 thread the plugin started itself has no binding; it gets the process's one
-LLM when every live host in the process has the same one, and an error
-otherwise, never another host's LLM (which would send one user's
-conversation to another's provider with their key).
+LLM when every host that could have started it has the same one, and an
+error otherwise, never another host's LLM (which would send one user's
+conversation to another's provider with their key). The hosts that could
+have started a thread are the live ones and those closed or dropped while
+the thread was alive: a thread that outlived its host is still that host's.
 """
 
 from __future__ import annotations
@@ -58,7 +60,17 @@ _bound: ContextVar[bool] = ContextVar("hermes_context_shim_bound", default=False
 _owners: weakref.WeakKeyDictionary[object, tuple[LLM | None, Path | None]] = (
     weakref.WeakKeyDictionary()
 )
-_owners_lock = threading.Lock()
+#: Per owner, what records its departure (closed or garbage-collected, whichever is first).
+_departures: weakref.WeakKeyDictionary[object, weakref.finalize[Any, Any]] = (
+    weakref.WeakKeyDictionary()
+)
+#: Per thread alive when owners departed: their distinct LLMs and homes (two of each at
+#: most: two already make the thread's owner unknowable), dropped with the thread.
+_outlived: weakref.WeakKeyDictionary[threading.Thread, tuple[list[Any], list[Any]]] = (
+    weakref.WeakKeyDictionary()
+)
+#: Reentrant: a departure recorded by the garbage collector may run inside a locked block.
+_owners_lock = threading.RLock()
 _install_lock = threading.Lock()
 
 
@@ -73,26 +85,53 @@ def hermes_installed() -> bool:
 
 def bind_owner(owner: object, llm: LLM | None, home: Path | None) -> None:
     """Record that ``owner`` (an engine running a Hermes plugin) calls with ``llm`` and
-    ``home``; forgotten when ``owner`` is."""
+    ``home``, until :func:`release_owner` or until ``owner`` is garbage-collected. The
+    threads alive at that moment keep counting it as their possible owner."""
     with _owners_lock:
         _owners[owner] = (llm, home)
+        departure = weakref.finalize(owner, _departed, llm, home)
+        departure.atexit = False
+        _departures[owner] = departure
 
 
 def release_owner(owner: object) -> None:
-    """``owner`` is closed: its LLM and home no longer count."""
+    """``owner`` is closed: its LLM and home no longer count for threads started later."""
     with _owners_lock:
         _owners.pop(owner, None)
+        departure = _departures.pop(owner, None)
+    if departure is not None:
+        departure()
+
+
+def _same(index: int, one: Any, other: Any) -> bool:
+    """LLMs are the same object; homes (index 1) the same path."""
+    return one is other or (index == 1 and one == other)
+
+
+def _departed(llm: LLM | None, home: Path | None) -> None:
+    """An owner left: every thread alive now may be one it started."""
+    with _owners_lock:
+        for thread in threading.enumerate():
+            seen = _outlived.setdefault(thread, ([], []))
+            for index, value in enumerate((llm, home)):
+                values = seen[index]
+                if len(values) < 2 and not any(_same(index, value, v) for v in values):
+                    values.append(value)
 
 
 def _sole(index: int) -> tuple[bool, Any]:
-    """(True, value) when every live owner has the same value at ``index`` (by identity, or
-    equality for homes), else (False, None)."""
+    """(True, value) when every owner that could have started this thread (the live ones,
+    and those that left while it was alive) has the same value at ``index`` (by identity,
+    or equality for homes), else (False, None)."""
     with _owners_lock:
         values = [binding[index] for binding in _owners.values()]
+        outlived = _outlived.get(threading.current_thread())
+        if outlived is not None:
+            values += outlived[index]
     if not values:
         return True, None
     first = values[0]
-    if all(value is first or (index == 1 and value == first) for value in values):
+    if all(_same(index, value, first) for value in values):
         return True, first
     return False, None
 
