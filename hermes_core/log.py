@@ -11,7 +11,10 @@ so users can filter and alert on them. They are emitted onto
 * filtered by the usual means: ``logging.getLogger("hermes_core").setLevel(...)``;
 * structured: every :class:`logging.LogRecord` carries ``hermes_event`` (the
   event name) and ``hermes_fields`` (a dict of the fields), while its message
-  reads ``event key=value ...`` for a plain formatter.
+  reads ``event key=value ...`` for a plain formatter;
+* redacted: every text field passes through :func:`~hermes_core.redaction.redact`
+  on its way out, whoever wrote the event, so a URL with a token in its query or
+  a key in an error's text never reaches a handler.
 
 The events are structlog-shaped (an event name and fields), but the library
 does not import structlog: an application's own structlog setup neither
@@ -24,6 +27,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from typing import Any
+
+from hermes_core.redaction import redact
 
 __all__ = ["LOGGER_NAME", "EventLogger", "event_fields", "get_logger", "logger", "render_message"]
 
@@ -63,6 +68,7 @@ class EventLogger:
 
     def _emit(self, level: int, event: str, fields: dict[str, Any]) -> None:
         if self._logger.isEnabledFor(level):
+            fields = {k: redact(v) if isinstance(v, str) else v for k, v in fields.items()}
             self._logger.log(
                 level,
                 render_message(event, fields),

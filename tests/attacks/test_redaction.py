@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import importlib
+import json
 import re
 import sys
+from pathlib import Path
 from typing import Any
 
 from hypothesis import given, settings
@@ -12,6 +14,7 @@ from hypothesis import strategies as st
 
 from hermes_core import redaction
 from hermes_core.redaction import MAX_WIDTH, Work, quote_body, redact, strip_url_credentials
+from hermes_core.testing import EventCapture
 
 #: The regular-expression parser (``re._parser`` from Python 3.11, ``sre_parse`` before).
 sre_parse: Any = importlib.import_module(
@@ -117,3 +120,52 @@ def test_keys_that_count_tokens_are_not_taken_for_secrets() -> None:
         assert not is_secret_key(key), key
     for key in ("token", "auth_token", "github_token_value", "api_key", "db_password"):
         assert is_secret_key(key), key
+
+
+#: Query keys of real credentials that no list of ours named (round 4): each value is a
+#: plain run of letters, so only the key's shape can give it away.
+UNLISTED_KEYS = [
+    "auth_token",
+    "client_secret",
+    "private_token",
+    "refresh_token",
+    "X-Amz-Signature",
+    "access-key",
+    "X-Goog-Credential",
+    "sessionKey",
+]
+
+
+def _secret_for(key: str) -> str:
+    return "Zq" + "".join(c for c in key if c.isalpha()).upper() + "Vx"
+
+
+def test_any_query_value_whose_key_looks_like_a_credential_is_redacted() -> None:
+    query = "&".join(f"{key}={_secret_for(key)}" for key in UNLISTED_KEYS)
+    url = f"https://llm.example/v1?page=2&{query}&max_tokens=5"
+    for cleaned in (strip_url_credentials(url), redact(f"calling {url} failed")):
+        for key in UNLISTED_KEYS:
+            assert _secret_for(key) not in cleaned, key
+            assert f"{key}=[REDACTED]" in cleaned
+        assert "page=2" in cleaned and "max_tokens=5" in cleaned
+
+
+def test_a_secret_named_assignment_in_text_is_redacted_whatever_its_prefix() -> None:
+    text = "client_secret=ZqCLIENTVx, auth_token: ZqAUTHVx and refreshToken=ZqREFRESHVx"
+    cleaned = redact(text)
+    assert "Zq" not in cleaned
+    assert redact("tokenizer=bert-base-uncased and threshold=0.75") == (
+        "tokenizer=bert-base-uncased and threshold=0.75"
+    )
+
+
+def test_a_token_in_the_embedding_models_url_is_in_no_event(
+    tmp_path: Path, logs: EventCapture
+) -> None:
+    from hermes_engine_lcm import LCMEngine
+
+    model = "https://models.example/minilm.zip?download_token=ZqMODELTOKENVx"
+    engine = LCMEngine({"lcm": {"embedding_model": model}}, hermes_home=tmp_path)
+    engine.close()
+    assert logs.named("lcm.embeddings_unavailable")
+    assert "ZqMODELTOKENVx" not in json.dumps(logs.entries, default=str)
