@@ -88,7 +88,7 @@ def test_a_pass_past_the_timeout_keeps_the_original_and_drops_the_late_result(
     assert host.compress(original) is original
     assert not engine.finished.is_set()  # the host answered without waiting for the engine
     (event,) = logs.named("context_engine.compress_timeout")
-    assert event["session_id"] == "default"
+    assert event["session_id"] is None  # no session started: the engine's current one
     engine.release.set()
     assert engine.finished.wait(5)
     time.sleep(0.05)
@@ -186,7 +186,7 @@ def test_keywords_reach_only_engines_that_accept_them() -> None:
     assert received["messages"] == {"messages": MESSAGES}
     extra = dict(received["kwargs"]["kwargs"])
     deadline = extra.pop("deadline")
-    assert extra == {"force": True, "memory_context": "mem", "session_id": "default"}
+    assert extra == {"force": True, "memory_context": "mem", "session_id": None}
     assert 110 < deadline - time.monotonic() <= 120  # the host waits 120 s by default
 
 

@@ -41,8 +41,6 @@ from hermes_core.signatures import accepted_keywords
 
 __all__ = ["ContextHost"]
 
-_DEFAULT_SESSION = "default"
-
 #: The counter of each way a pass can leave the messages as they were.
 _PASS_COUNTERS = {
     "error": "pass_failures",
@@ -425,9 +423,9 @@ class ContextHost:
         exception, a timeout, or a result that is not a valid message
         sequence returns ``messages`` itself, logged and counted.
         """
+        # None before any start_session: the engine's own current session, which no string
+        # id names (a session called "default" is a session of its own)
         session = self._session(session_id)
-        if session is None:
-            session = _DEFAULT_SESSION
         timeout = self.context_timeout_seconds
         offered = {
             "current_tokens": current_tokens,

@@ -51,17 +51,18 @@ class PassRunner:
     def __init__(self, compress: Callable[..., Any], pool: DaemonPool) -> None:
         self._compress = compress
         self._pool = pool
-        self._locks: dict[str, threading.Lock] = {}
+        #: Per session; None is the unnamed session of a host before any start_session.
+        self._locks: dict[str | None, threading.Lock] = {}
         self._locks_guard = threading.Lock()
 
-    def _lock_for(self, session_id: str) -> threading.Lock:
+    def _lock_for(self, session_id: str | None) -> threading.Lock:
         with self._locks_guard:
             lock = self._locks.get(session_id)
             if lock is None:
                 lock = self._locks[session_id] = threading.Lock()
             return lock
 
-    def forget(self, session_id: str) -> None:
+    def forget(self, session_id: str | None) -> None:
         """Drop the session's lock unless a pass holds it (the session ended)."""
         with self._locks_guard:
             lock = self._locks.get(session_id)
@@ -70,7 +71,7 @@ class PassRunner:
 
     def run(
         self,
-        session_id: str,
+        session_id: str | None,
         messages: list[Any],
         keywords: dict[str, Any],
         timeout: float,
@@ -109,7 +110,7 @@ class PassRunner:
         assert isinstance(outcome, Done)
         return _checked(messages, outcome.value, seconds)
 
-    def _take(self, session_id: str, start: float, timeout: float) -> threading.Lock | None:
+    def _take(self, session_id: str | None, start: float, timeout: float) -> threading.Lock | None:
         """The session's pass lock, held; None when it stays taken past the timeout."""
         lock = self._lock_for(session_id)
         if not lock.acquire(timeout=timeout if timeout > 0 else -1):

@@ -32,7 +32,7 @@ from hermes_engine_lcm.render import SUMMARY_PREFIX, is_lcm_summary
 from hermes_engine_lcm.selection import Shares, active_messages, build_request
 from hermes_engine_lcm.settings import LCMSettings
 from hermes_engine_lcm.store.cache import MessageCache
-from hermes_engine_lcm.store.keys import session_key
+from hermes_engine_lcm.store.keys import UNNAMED_SESSION, session_key
 from hermes_engine_lcm.store.messages import ingest, remember_handed
 from hermes_engine_lcm.store.nodes import active_items
 from hermes_engine_lcm.store.open import open_store
@@ -79,7 +79,7 @@ class LCMEngine(ContextEngine):
         self.database = open_store(self.settings, home, environ)
         self.llm = llm
         self.cooldown = FailureCooldown()  # shared by the passes of every session
-        self._session = "default"
+        self._session = UNNAMED_SESSION  # until on_session_start: no string id names it
         self._lock = threading.Lock()
         self._tail_exceeds: dict[str, bool] = {}
         #: The last request built per session, for a repeated ask (retries); the most recently

@@ -103,3 +103,17 @@ def test_sessions_that_ended_leave_nothing_behind_in_memory(
     # before the fix each ended session kept its last request (about 160 kB a session);
     # what grows now is the engine's message cache, bounded at 8,192 entries of a kind
     assert grown < 300 * 8_000, f"{grown} bytes kept by 300 ended sessions"
+
+
+def test_the_unnamed_session_before_any_start_is_not_the_session_called_default(
+    make_lcm_host: Callable[..., ContextHost],
+) -> None:
+    host = make_lcm_host()
+    history = [{"role": "system", "content": "agent"}, {"role": "user", "content": PASSWORD}]
+    host.turn_complete(history)  # no start_session yet
+    host.compress(history, force=True)
+    assert _grep(host, "hunter2") != []
+    assert _grep(host, "hunter2", session_id="default") == []
+    host.turn_complete([{"role": "user", "content": "named marmot"}], session_id="default")
+    assert _grep(host, "marmot") == []
+    assert _grep(host, "marmot", session_id="default") != []

@@ -36,16 +36,23 @@ def sql(engine: LCMEngine) -> Statements:
     return Statements(engine)
 
 
-def active(engine: LCMEngine, session_id: str = "default") -> list[Item]:
-    """The session's active context as stored."""
+def _current(engine: LCMEngine) -> str:
+    """The store's key of the engine's current session (its status says)."""
+    return str(engine.get_status()["session_id"])
+
+
+def active(engine: LCMEngine, session_id: str | None = None) -> list[Item]:
+    """The session's active context as stored (default: the engine's current session)."""
+    key = _current(engine) if session_id is None else session_id
     with engine.database.read() as db:
-        return active_items(db, session_id)
+        return active_items(db, key)
 
 
-def stored(engine: LCMEngine, session: str = "default") -> list[dict[str, Any]]:
-    """The session's stored messages, decoded, in order."""
+def stored(engine: LCMEngine, session: str | None = None) -> list[dict[str, Any]]:
+    """The session's stored messages, decoded, in order (default: the engine's current one)."""
+    key = _current(engine) if session is None else session
     rows = sql(engine).execute(
-        "SELECT body FROM messages WHERE session_id = ? ORDER BY seq", (session,)
+        "SELECT body FROM messages WHERE session_id = ? ORDER BY seq", (key,)
     )
     return [json.loads(row[0]) for row in rows]
 

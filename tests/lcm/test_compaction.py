@@ -10,6 +10,7 @@ from collections.abc import Callable
 from hermes_engine_lcm import LCMEngine
 from hermes_engine_lcm.compaction import compact
 from hermes_engine_lcm.render import SUMMARY_PREFIX
+from hermes_engine_lcm.store.keys import UNNAMED_SESSION
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
@@ -170,7 +171,9 @@ def test_a_single_message_bigger_than_the_tail_budget_is_reported_not_looped_on(
 def test_compaction_stops_when_nothing_is_left_to_fold(make_lcm: Callable[..., LCMEngine]) -> None:
     engine = make_lcm()
     engine.on_turn_complete(sample_conversation(2))
-    report = compact(engine.database, "default", engine.settings, None, 0, time.monotonic() + 5)
+    report = compact(
+        engine.database, UNNAMED_SESSION, engine.settings, None, 0, time.monotonic() + 5
+    )
     assert (report.passes, report.stopped) == (0, "nothing_left")
 
 

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from hermes_engine_lcm.store.keys import UNNAMED_SESSION
 from hermes_engine_lcm import LCMEngine
 from hermes_engine_lcm.relevance.models import bundled_model
 
@@ -207,7 +208,7 @@ def test_a_reply_is_found_through_the_turn_it_answers(
     (reply_id,) = sql(engine).execute("SELECT id FROM messages WHERE seq = 42").fetchone()
     with engine.database.read() as db:
         alone, in_context = engine.relevance.by_meaning(
-            db, ["default"], "was the staging DB migrated?", 10
+            db, [UNNAMED_SESSION], "was the staging DB migrated?", 10
         )
     assert in_context.index(reply_id) <= 1  # after the question itself, at most
     assert alone.index(reply_id) > 1 if reply_id in alone else True
@@ -226,7 +227,7 @@ def test_vectors_of_another_layout_are_embedded_again(
     for (message_id,) in db.execute("SELECT id FROM messages").fetchall():
         db.execute(
             "INSERT INTO embeddings (message_id, session_id, model, vector) VALUES (?, ?, ?, ?)",
-            (message_id, "default", _model(), b"\0" * 4 * 384),
+            (message_id, UNNAMED_SESSION, _model(), b"\0" * 4 * 384),
         )
     engine = make_lcm(embedding_model=_model())
     assert engine.flush_embeddings(300)
@@ -255,16 +256,16 @@ def test_a_long_sessions_index_holds_its_latest_window_and_grows(
     vectors = _unit_views(3, count + 1)
 
     def store(chosen: list[int]) -> None:
-        with engine.database.write("default") as db:
-            rows = [(ids[k], "default", vectors[k].tobytes()) for k in chosen]
+        with engine.database.write(UNNAMED_SESSION) as db:
+            rows = [(ids[k], UNNAMED_SESSION, vectors[k].tobytes()) for k in chosen]
             store_vectors(db, "synthetic", rows)
 
     store(list(range(count)))
     index = VectorIndex("synthetic", 384)
     with engine.database.read() as db:
         for view in range(VIEWS):
-            assert index.ranked(db, ["default"], vectors[-2, view], 3)[view][0] == ids[-1]
-        everything = index.ranked(db, ["default"], vectors[0, 0], 2 * WINDOW)
+            assert index.ranked(db, [UNNAMED_SESSION], vectors[-2, view], 3)[view][0] == ids[-1]
+        everything = index.ranked(db, [UNNAMED_SESSION], vectors[0, 0], 2 * WINDOW)
     assert [len(order) for order in everything] == [WINDOW] * VIEWS
     assert set(everything[0]) == set(ids[-WINDOW:])
     engine.on_turn_complete([{"role": "user", "content": "one more"}])
@@ -272,7 +273,7 @@ def test_a_long_sessions_index_holds_its_latest_window_and_grows(
     ids.append(newest)
     store([count])
     with engine.database.read() as db:
-        assert index.ranked(db, ["default"], vectors[-1, 1], 1)[1] == [newest]
+        assert index.ranked(db, [UNNAMED_SESSION], vectors[-1, 1], 1)[1] == [newest]
     # past the room the index keeps to grow in place (a quarter of the window): still the
     # latest window, nothing older, nothing twice
     more = WINDOW // 4 + 10
@@ -282,7 +283,7 @@ def test_a_long_sessions_index_holds_its_latest_window_and_grows(
     vectors = np.concatenate([vectors, vectors[:more]])
     store(list(range(count + 1, count + 1 + more)))
     with engine.database.read() as db:
-        latest = index.ranked(db, ["default"], vectors[0, 0], 2 * WINDOW)
+        latest = index.ranked(db, [UNNAMED_SESSION], vectors[0, 0], 2 * WINDOW)
     assert all(sorted(order) == sorted(ids[-WINDOW:]) for order in latest)
 
 

@@ -38,6 +38,7 @@ def test_a_resumed_list_adds_only_its_new_messages_a_repeated_question_included(
     make_lcm: Callable[..., LCMEngine],
 ) -> None:
     engine = make_lcm()
+    engine.on_session_start("default")
     question = {"role": "user", "content": "what did we decide about the cache?"}
     history = [*sample_conversation(10), question, {"role": "assistant", "content": "LRU."}]
     engine.on_turn_complete(copy.deepcopy(history))

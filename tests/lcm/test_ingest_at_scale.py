@@ -26,8 +26,13 @@ def numbered(count: int) -> list[dict[str, Any]]:
     return messages
 
 
+def _started_then_ended(engine: LCMEngine, messages: list[dict[str, Any]]) -> None:
+    engine.on_session_start("s")
+    engine.on_session_end("s", messages)
+
+
 FIRST_CALLS: dict[str, Callable[[LCMEngine, list[dict[str, Any]]], object]] = {
-    "on_session_end": lambda e, m: e.on_session_end("default", m),
+    "on_session_end": lambda e, m: _started_then_ended(e, m),
     "compress": lambda e, m: e.compress(m),
     "select_context": lambda e, m: e.select_context(
         m, conversation_messages=m[:-1], incoming_message=m[-1], budget_tokens=10_000

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from hermes_engine_lcm import LCMEngine
+from hermes_engine_lcm.store.keys import UNNAMED_SESSION
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -109,7 +110,7 @@ def check(engine: LCMEngine, batches: list[list[dict[str, Any]]], every: int) ->
     engine.compress(visible)
     db = sql(engine)
     rows = db.execute(
-        "SELECT id, body FROM messages WHERE session_id = 'default' ORDER BY seq"
+        "SELECT id, body FROM messages WHERE session_id = ? ORDER BY seq", (UNNAMED_SESSION,)
     ).fetchall()
     assert [json.loads(body) for _, body in rows] == history  # verbatim, once, in order
     assert reachable(engine) == {message_id for message_id, _ in rows}

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import hashlib
 
-__all__ = ["MAX_PLAIN_LENGTH", "session_key"]
+__all__ = ["MAX_PLAIN_LENGTH", "UNNAMED_SESSION", "session_key"]
 
 #: The longest id kept as it is (well under every index's key limit, in UTF-8).
 MAX_PLAIN_LENGTH = 200
 #: What a digested id starts with; an id that starts so itself is digested, so none collide.
 _DIGESTED = "~sha256:"
+#: The key of the session an engine serves before any ``on_session_start``: a digest's
+#: prefix followed by no digest, which :func:`session_key` never returns for any id.
+UNNAMED_SESSION = _DIGESTED + "(unnamed)"
 
 
 def session_key(session_id: str) -> str:
