@@ -57,8 +57,10 @@ def median_ms(samples: list[float]) -> float:
     return statistics.median(samples) * 1000
 
 
-def fill(home: Path, words: list[str], size: int, model: str, dimensions: int) -> None:
-    """A store of ``size`` messages in session "bench", each with random vectors."""
+def fill(home: Path, words: list[str], size: int, encoder: SentenceEncoder) -> None:
+    """A store of ``size`` messages in session "bench", each with random vectors stored under
+    the label ``encoder``'s model gives them."""
+    dimensions = encoder.dimensions
     rng = random.Random(size)
     engine = LCMEngine({"lcm": {"max_passes": 200, "deadline_seconds": 600}}, hermes_home=home)
     engine.update_model("bench", 200_000)
@@ -77,7 +79,7 @@ def fill(home: Path, words: list[str], size: int, model: str, dimensions: int) -
         with engine.database.write("bench") as db:
             store_vectors(
                 db,
-                label(model),
+                label(encoder.fingerprint),
                 [(i, "bench", r.tobytes()) for i, r in zip(chunk, rows, strict=True)],
             )
     engine.close()
@@ -141,7 +143,7 @@ def main() -> int:
     print("select_context, 32,000-token budget, median of 30 new questions:")
     for size in SIZES:
         with tempfile.TemporaryDirectory() as folder:
-            fill(Path(folder), words, size, str(model), encoder.dimensions)
+            fill(Path(folder), words, size, encoder)
             keywords, embeddings = select_medians(Path(folder), words, str(model))
         print(
             f"  {size:>7,} stored: by keywords {keywords:6.1f} ms, with embeddings "

@@ -93,7 +93,8 @@ class LCMEngine(ContextEngine):
 
     def _use_embeddings(self, model: str, home: Path) -> None:
         """Rank by meaning too; a model that cannot be used leaves keyword relevance, with a
-        warning that says why (nothing stored depends on it)."""
+        warning that says why (nothing stored depends on it). Never another engine: the
+        rest of LCM serves as it would without embeddings."""
         try:
             from hermes_engine_lcm.relevance.index import VectorIndex
             from hermes_engine_lcm.relevance.models import load_encoder
@@ -110,12 +111,11 @@ class LCMEngine(ContextEngine):
                 using="keyword relevance",
             )
             return
-        # vectors are labelled with the setting, not with where this home found the model:
-        # workers of a fleet that name the same model share them, and another setting
-        # embeds again
-        key = label(model)
+        # vectors are labelled by the model's content: workers of a fleet that reach the same
+        # model by other paths or names share them, and a model changed in place embeds again
+        key = label(encoder.fingerprint)
         self.relevance = HybridRelevance(
-            self.relevance, encoder, VectorIndex(key, encoder.dimensions)
+            self.relevance, encoder, VectorIndex(key, encoder.dimensions, self.database.location)
         )
         self._embedder = BackgroundEmbedder(self.database, encoder, key)
 

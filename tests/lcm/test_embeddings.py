@@ -9,9 +9,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from hermes_engine_lcm.store.keys import UNNAMED_SESSION
 from hermes_engine_lcm import LCMEngine
 from hermes_engine_lcm.relevance.models import bundled_model
+from hermes_engine_lcm.store.keys import UNNAMED_SESSION
 
 from hermes_core.testing import EventCapture
 from tests.lcm.sql import sql
@@ -176,7 +176,7 @@ def test_a_failing_batch_is_logged_without_secrets_and_changes_nothing(
     engine.on_turn_complete(_chat(5))
     worker = BackgroundEmbedder(engine.database, Unreachable(), "remote-model")
     try:
-        assert worker.flush(60)
+        assert not worker.flush(60)  # through the store, and it failed: not flushed
     finally:
         worker.close()
     failures = logs.named("lcm.embedding_failed")  # at start, and again on the flush's wake
@@ -261,7 +261,7 @@ def test_a_long_sessions_index_holds_its_latest_window_and_grows(
             store_vectors(db, "synthetic", rows)
 
     store(list(range(count)))
-    index = VectorIndex("synthetic", 384)
+    index = VectorIndex("synthetic", 384, engine.database.location)
     with engine.database.read() as db:
         for view in range(VIEWS):
             assert index.ranked(db, [UNNAMED_SESSION], vectors[-2, view], 3)[view][0] == ids[-1]
@@ -291,7 +291,7 @@ def test_many_long_sessions_cost_the_memory_of_two(make_lcm: Callable[..., LCMEn
     """Three sessions of 15,000 messages: asking each in turn keeps at most KEPT_ROWS rows
     in memory (the least recently asked is dropped), and a dropped session is read again,
     whole, when it is asked."""
-    from hermes_engine_lcm.relevance.index import KEPT_ROWS, VectorIndex
+    from hermes_engine_lcm.relevance.index import KEPT_ROWS, VectorIndex, held_rows
     from hermes_engine_lcm.store.embeddings import store_vectors
 
     engine = make_lcm()
@@ -313,12 +313,12 @@ def test_many_long_sessions_cost_the_memory_of_two(make_lcm: Callable[..., LCMEn
                 [(i, session, v.tobytes()) for i, v in zip(ids, vectors, strict=True)],
             )
         last[session] = (ids[-1], vectors[-1, 0])
-    index = VectorIndex("synthetic", 384)
+    index = VectorIndex("synthetic", 384, engine.database.location)
     with engine.database.read() as db:
         for session in ("a", "b", "c", "a"):
             newest, vector = last[session]
             assert index.ranked(db, [session], vector, 1)[0] == [newest]
-            assert index.held_rows() <= KEPT_ROWS
+            assert held_rows() <= KEPT_ROWS
         assert len(index.ranked(db, ["a"], last["a"][1], 20_000)[0]) == 15_000
 
 

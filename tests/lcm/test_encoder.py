@@ -62,7 +62,7 @@ def test_a_folder_and_its_zip_load_the_same_model(encoder: SentenceEncoder, tmp_
 
 
 def test_a_model_that_cannot_run_here_is_a_clear_error(tmp_path: Path) -> None:
-    with pytest.raises(ModelError, match=r"no config.json .* holds config.json"):
+    with pytest.raises(ModelError, match=r"no config.json; .* holds config.json"):
         SentenceEncoder(tmp_path)
     (tmp_path / "config.json").write_text(json.dumps({"model_type": "t5"}), "utf-8")
     with pytest.raises(ModelError, match="a 't5' model; only BERT sentence encoders"):

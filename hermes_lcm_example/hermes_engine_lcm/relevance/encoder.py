@@ -10,63 +10,30 @@ sentence-transformers saves it.
 
 from __future__ import annotations
 
-import json
+import hashlib
 import math
 import threading
-import zipfile
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from hermes_engine_lcm.relevance.errors import ModelError
+from hermes_engine_lcm.relevance.files import ModelFiles
 
 __all__ = ["ModelError", "SentenceEncoder"]
 
 #: Texts encoded together: bounds the memory of one forward pass (batch x tokens x 1,536).
 BATCH = 32
-#: Texts whose vectors are kept (about 1.5 KB each: 30 MB at most).
+#: Texts whose vectors are kept, by a digest of the text (about 1.6 KB each: 32 MB at most,
+#: however long the texts).
 KEPT_TEXTS = 20_000
-
-
-class _Files:
-    """The files of a model folder or zip, read by their path inside it."""
-
-    def __init__(self, location: Path) -> None:
-        self.location = location
-        self._zip = zipfile.ZipFile(location) if location.is_file() else None
-        if self._zip is not None:
-            names = self._zip.namelist()
-            top = {name.split("/")[0] for name in names}
-            # a zip of the folder itself (all-MiniLM-L6-v2/config.json) or of its contents
-            self._prefix = f"{top.pop()}/" if len(top) == 1 and not self._has("config.json") else ""
-
-    def _has(self, name: str) -> bool:
-        assert self._zip is not None
-        return name in self._zip.namelist()
-
-    def read(self, name: str) -> bytes:
-        try:
-            if self._zip is not None:
-                return self._zip.read(self._prefix + name)
-            return (self.location / name).read_bytes()
-        except (KeyError, OSError) as exc:
-            raise ModelError(
-                f"{self.location}: no {name} ({exc}); a sentence-transformers model folder "
-                "(or zip) holds config.json, model.safetensors and tokenizer.json"
-            ) from None
-
-    def json(self, name: str, default: dict[str, Any] | None = None) -> dict[str, Any]:
-        try:
-            data: dict[str, Any] = json.loads(self.read(name))
-        except ModelError:
-            if default is None:
-                raise
-            return default
-        return data
+#: Characters of a text the tokenizer sees, per token the model reads: a word piece is at
+#: most 100 characters (BERT's max_input_chars_per_word; a longer word is one [UNK]), so
+#: the cut never changes what the model reads, and a megabyte paste costs what 32 KB do.
+CHARS_PER_TOKEN = 128
 
 
 def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
@@ -102,6 +69,16 @@ class _Layer:
     output_norm: tuple[np.ndarray, np.ndarray]
 
 
+def _readable(text: str) -> str:
+    """``text`` as the tokenizer can take it: what UTF-8 cannot hold (a lone surrogate)
+    becomes ``?``."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
+    return text
+
+
 class SentenceEncoder:
     """Encodes texts into L2-normalised vectors (mean of the last layer over real tokens)."""
 
@@ -109,12 +86,14 @@ class SentenceEncoder:
         from safetensors.numpy import load
         from tokenizers import Tokenizer
 
-        files = _Files(location)
+        files = ModelFiles(location)
         config = files.json("config.json")
         if config.get("model_type") != "bert":
+            kind = repr(config.get("model_type"))
+            kind = kind if len(kind) <= 40 else kind[:37] + "..."
             raise ModelError(
-                f"{location}: a {config.get('model_type')!r} model; only BERT sentence "
-                "encoders (all-MiniLM-L6-v2 and its kind) run here"
+                f"{location}: a {kind} model; only BERT sentence encoders "
+                "(all-MiniLM-L6-v2 and its kind) run here"
             )
         pooling = files.json("1_Pooling/config.json", {"pooling_mode_mean_tokens": True})
         if not pooling.get("pooling_mode_mean_tokens"):
@@ -164,7 +143,10 @@ class SentenceEncoder:
         self.tokenizer = Tokenizer.from_str(files.read("tokenizer.json").decode("utf-8"))
         self.tokenizer.enable_truncation(self.max_tokens)
         self.tokenizer.no_padding()
-        self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
+        #: The model's files as read (names and bytes) and its width: the same model reached
+        #: by any name or path has the same fingerprint, a model changed in place another.
+        self.fingerprint = f"{files.digest()}-{self.dimensions}"
+        self._recent: OrderedDict[bytes, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
@@ -172,27 +154,30 @@ class SentenceEncoder:
         encoded lately is not encoded again (the same turn stored in several sessions or
         stores, a question asked again)."""
         out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
-        todo: dict[str, list[int]] = {}
+        todo: dict[bytes, tuple[str, list[int]]] = {}
+        cut = self.max_tokens * CHARS_PER_TOKEN
         with self._lock:
             for row, text in enumerate(texts):
-                known = self._recent.get(text)
+                readable = _readable(text[:cut])
+                key = hashlib.blake2b(readable.encode("utf-8"), digest_size=16).digest()
+                known = self._recent.get(key)
                 if known is None:
-                    todo.setdefault(text, []).append(row)
+                    todo.setdefault(key, (readable, []))[1].append(row)
                 else:
                     out[row] = known
         if not todo:
             return out
-        fresh = list(todo)
-        encodings = self.tokenizer.encode_batch(fresh)
-        order = sorted(range(len(fresh)), key=lambda i: len(encodings[i].ids))
-        vectors = np.zeros((len(fresh), self.dimensions), dtype=np.float32)
+        keys = list(todo)
+        encodings = self.tokenizer.encode_batch([todo[key][0] for key in keys])
+        order = sorted(range(len(keys)), key=lambda i: len(encodings[i].ids))
+        vectors = np.zeros((len(keys), self.dimensions), dtype=np.float32)
         for start in range(0, len(order), BATCH):
             chosen = order[start : start + BATCH]
             vectors[chosen] = self._forward([encodings[i].ids for i in chosen])
         with self._lock:
-            for text, vector in zip(fresh, vectors, strict=True):
-                out[todo[text]] = vector
-                self._recent[text] = vector
+            for key, vector in zip(keys, vectors, strict=True):
+                out[todo[key][1]] = vector
+                self._recent[key] = vector
             while len(self._recent) > KEPT_TEXTS:
                 self._recent.popitem(last=False)
         return out

@@ -6,10 +6,17 @@ change once stored, so each session's matrix is read once and
 then only extended by the rows stored since (by message id). A session's
 matrix holds at most :data:`WINDOW` of its latest vectors: the cost of a query
 stays bounded however long the conversation grows, as the keyword search's
-window does. The matrices of all sessions together hold at most
-:data:`KEPT_ROWS` rows (the least recently asked sessions are dropped first,
-and read again when asked), so that many long sessions cost no more memory
-than two.
+window does. The matrices of every index in the process together hold at
+most :data:`KEPT_ROWS` rows (the least recently asked sessions are dropped
+first, and read again when asked), so that many long sessions, and many
+engines, cost no more memory than two long sessions. Indexes of one store and
+model share their sessions' matrices.
+
+The process-wide lock guards the kept matrices only: reading new rows from the
+store happens outside it, so a slow read never holds up another session's
+query. A stored row of another width than the model's (a row written by a
+model of the same label but another width) is left out, never fed to the
+matrix.
 """
 
 from __future__ import annotations
@@ -31,10 +38,10 @@ __all__ = ["VectorIndex"]
 WINDOW = 20_000
 #: Rows a full buffer gains when it is copied, at least (or a quarter of what it holds).
 SPARE = 1_024
-#: Sessions whose matrices are kept, at most.
+#: Sessions whose matrices are kept in the process, at most.
 KEPT_SESSIONS = 16
-#: Rows the kept matrices hold together, at most, spare room included (two sessions at
-#: their window: about 150 MB for two views of 384 floats).
+#: Rows the kept matrices of the process hold together, at most, spare room included (two
+#: sessions at their window: about 150 MB for two views of 384 floats).
 KEPT_ROWS = 2 * (WINDOW + WINDOW // 4)
 
 
@@ -80,50 +87,63 @@ class _Matrix:
         self.last = int(ids[-1])
 
 
-class VectorIndex:
-    """Cosine ranking over the stored vectors of ``model``; thread-safe."""
+#: Every index's matrices: (store, model, sessions) -> matrix, least recently asked first.
+_kept: OrderedDict[tuple[str, str, tuple[str, ...]], _Matrix] = OrderedDict()
+_kept_lock = threading.Lock()
 
-    def __init__(self, model: str, dimensions: int) -> None:
+
+def held_rows() -> int:
+    """Rows of memory the process's kept matrices hold together (at most :data:`KEPT_ROWS`,
+    or one session's when it alone holds more)."""
+    with _kept_lock:
+        return sum(matrix.held for matrix in _kept.values())
+
+
+class VectorIndex:
+    """Cosine ranking over the stored vectors of ``model`` in ``store`` (where the store is:
+    indexes of one store and model share the process's matrices); thread-safe."""
+
+    def __init__(self, model: str, dimensions: int, store: str) -> None:
         self.model = model
         self.dimensions = dimensions
         self.width = VIEWS * dimensions
-        self._sessions: OrderedDict[tuple[str, ...], _Matrix] = OrderedDict()
-        self._lock = threading.Lock()
+        self.store = store
 
-    def _matrix(self, db: Connection, session_ids: Sequence[str]) -> _Matrix:
-        key = tuple(session_ids)
-        with self._lock:
-            matrix = self._sessions.get(key)
+    def _latest(self, db: Connection, session_ids: Sequence[str]) -> tuple[Any, Any]:
+        """The sessions' latest ids and vectors, the matrix brought up to date first."""
+        key = (self.store, self.model, tuple(session_ids))
+        with _kept_lock:
+            matrix = _kept.get(key)
             if matrix is None:
-                matrix = self._sessions[key] = _Matrix(self.width)
-            self._sessions.move_to_end(key)
-            rows = vectors_after(db, session_ids, self.model, matrix.last, WINDOW)
+                matrix = _kept[key] = _Matrix(self.width)
+            _kept.move_to_end(key)
+            after = matrix.last
+        rows = vectors_after(db, session_ids, self.model, after, WINDOW)  # the lock is free
+        size = self.width * 4  # float32
+        rows = [(i, v) for i, v in rows if len(v) == size]
+        with _kept_lock:
+            rows = [(i, v) for i, v in rows if i > matrix.last]  # another query went on meanwhile
             if rows:
                 ids = np.fromiter((i for i, _ in rows), dtype=np.int64, count=len(rows))
                 new = np.frombuffer(b"".join(bytes(v) for _, v in rows), dtype=np.float32)
                 matrix.extend(ids, new.reshape(len(rows), self.width))
-            while len(self._sessions) > 1 and (
-                len(self._sessions) > KEPT_SESSIONS or self.held_rows() > KEPT_ROWS
+            while len(_kept) > 1 and (
+                len(_kept) > KEPT_SESSIONS or sum(m.held for m in _kept.values()) > KEPT_ROWS
             ):
-                self._sessions.popitem(last=False)  # the least recently asked, never this one
-            return matrix
-
-    def held_rows(self) -> int:
-        """Rows of memory the kept matrices hold together (at most :data:`KEPT_ROWS`, or one
-        session's when it alone holds more)."""
-        return sum(matrix.held for matrix in self._sessions.values())
+                _kept.popitem(last=False)  # the least recently asked, never this one
+            return matrix.ids, matrix.vectors
 
     def ranked(
         self, db: Connection, session_ids: Sequence[str], query: Any, limit: int
     ) -> list[list[int]]:
         """For each view, ids of the stored messages most similar to the unit vector
         ``query``, best first, at most ``limit``."""
-        matrix = self._matrix(db, session_ids)
-        if not len(matrix.ids) or limit <= 0:
+        ids, vectors = self._latest(db, session_ids)
+        if not len(ids) or limit <= 0:
             return []
-        rows = matrix.vectors.reshape(len(matrix.ids) * VIEWS, self.dimensions)
+        rows = vectors.reshape(len(ids) * VIEWS, self.dimensions)
         similarities = (rows @ np.asarray(query, dtype=np.float32)).reshape(-1, VIEWS).T
-        return [self._best(matrix.ids, similarity, limit) for similarity in similarities]
+        return [self._best(ids, similarity, limit) for similarity in similarities]
 
     @staticmethod
     def _best(ids: Any, similarity: Any, limit: int) -> list[int]:

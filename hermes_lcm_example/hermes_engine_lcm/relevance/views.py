@@ -21,10 +21,12 @@ VIEWS = 2
 CONTEXT_CHARS = 500
 
 
-def label(model: str) -> str:
-    """The label a store gives this layout's rows for ``model`` (the setting's value): rows of
-    another label, such as one vector per message, are embedded again."""
-    return f"{model} +context"
+def label(fingerprint: str) -> str:
+    """The label a store gives this layout's rows for the model of ``fingerprint`` (its
+    files' digest and width): rows of another label (another model, a model changed in
+    place, the one-vector layout) are embedded again, and rows of one model share it
+    whatever name or path reached it."""
+    return f"{fingerprint} +context"
 
 
 def view_texts(text: str, previous: str) -> tuple[str, str]:
