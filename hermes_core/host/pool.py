@@ -13,6 +13,11 @@ timeout) stops counting towards ``max_workers`` and a new one may start in its
 place, so hung engines cannot take healthy hosts down with them. At most
 ``max_stuck`` workers are replaced that way; past that bound a task waits for
 a worker, and a caller whose task never started reports it as such.
+
+A process forked from one with pools (a server that builds its host, then
+forks workers) has none of their threads: in the child every pool forgets
+its workers, its queue and its lock at once, and starts new workers on
+demand, so a host built before ``fork()`` serves in the child as in the parent.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import contextvars
 import os
 import queue
 import threading
+import weakref
 from collections.abc import Callable
 from concurrent.futures import Future
 from functools import partial
@@ -42,6 +48,12 @@ class DaemonPool:
         self.max_stuck = 4 * max_workers if max_stuck is None else max_stuck
         self._name = name
         self._started = 0
+        self._forget_workers()
+        _pools.add(self)
+
+    def _forget_workers(self) -> None:
+        """No worker, no task, a new lock: a new pool's state, and a forked child's (its
+        parent's threads, and whatever they held, are not in the child)."""
         self._stuck = 0
         self._running: set[Future[Any]] = set()
         self._abandoned: set[Future[Any]] = set()
@@ -129,6 +141,18 @@ class DaemonPool:
                         return  # its place is taken: leave
                     self._workers += 1
                 self._free += 1
+
+
+#: Every live pool of the process, for the child of a fork.
+_pools: weakref.WeakSet[DaemonPool] = weakref.WeakSet()
+
+
+def _after_fork_in_child() -> None:
+    for pool in list(_pools):
+        pool._forget_workers()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def host_pool() -> DaemonPool:

@@ -4,8 +4,11 @@ the agent (deep nesting, cycles)."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -117,3 +120,50 @@ def test_one_hosts_hung_engine_never_starves_another_host_in_the_process(
         assert healthy.status()["hook_timeouts"] == 0
     finally:
         Hanging.release.set()
+
+
+#: A host with LCM built, used once, then the process forks: the child goes on with the
+#: host it inherited (a server that forks its workers after start-up), and says how many
+#: of its messages the store holds, and how many bounded calls timed out.
+_FORKED_CHILD = """
+import json, os, sys
+from hermes_engine_lcm import LCMEngine
+from hermes_core.testing import host_for
+
+host = host_for(LCMEngine, "lcm", {"lcm": json.loads(sys.argv[1])},
+                env={"HERMES_HOME": sys.argv[2]})
+host.update_model("m", 100_000)
+host.start_session("parent")
+host.turn_complete([{"role": "user", "content": "the parent's turn"}])
+pid = os.fork()
+if pid == 0:
+    history = []
+    for n in range(13):
+        history.append({"role": "user", "content": f"child turn {n}"})
+        host.turn_complete(history, session_id="child")
+    found = json.loads(host.handle_tool_call("lcm_grep", {"query": "child", "limit": 50},
+                                        session_id="child"))
+    print(json.dumps([len(found["results"]), host.status()["hook_timeouts"]]), flush=True)
+    os._exit(0)
+_, status = os.waitpid(pid, 0)
+host.turn_complete([{"role": "user", "content": "the parent's turn"},
+                    {"role": "user", "content": "parent again"}])
+found = json.loads(host.handle_tool_call("lcm_grep", {"query": "parent"}))
+print(json.dumps([status, len(found["results"])]), flush=True)
+host.close()
+"""
+
+
+def test_a_host_built_before_fork_serves_in_the_child_without_waiting(
+    tmp_path: Path, lcm_settings: dict[str, Any]
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", _FORKED_CHILD, json.dumps(lcm_settings), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=600,  # the bug made each of 14 calls wait its 30 s bound: 7 minutes
+    )
+    assert done.returncode == 0, done.stderr
+    child, parent = (json.loads(line) for line in done.stdout.splitlines())
+    assert child == [13, 0]  # every message stored, no call timed out
+    assert parent == [0, 2]  # the parent is untouched by its child

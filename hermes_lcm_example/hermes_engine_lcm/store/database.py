@@ -15,6 +15,7 @@ import contextlib
 import os
 import sqlite3
 import threading
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -74,8 +75,20 @@ def _open_path(path: Path) -> None:
         os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600))
 
 
+#: Every open SQLite store of the process, for the child of a fork.
+_databases: weakref.WeakSet[Database] = weakref.WeakSet()
+
+
+def _after_fork_in_child() -> None:
+    for database in list(_databases):
+        database._forget_connections()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 class Database:
-    """The store's database file; thread-safe."""
+    """The store's database file; thread-safe. A forked child opens connections of its own."""
 
     backend = "sqlite"
 
@@ -83,10 +96,19 @@ class Database:
         self.path = path
         self.location = str(path)
         _open_path(path)
+        self._forget_connections()
+        self.fts = self._migrate()
+        _databases.add(self)
+
+    def _forget_connections(self) -> None:
+        """No connection yet: a new store's state, and a forked child's. SQLite connections
+        must not cross a fork: the child opens its own and never touches (nor closes) the
+        parent's, which stay referenced in ``_inherited`` so that no finalizer closes them."""
+        inherited = getattr(self, "_connections", [])
+        self._inherited: list[SQLiteConnection] = [*getattr(self, "_inherited", []), *inherited]
         self._local = threading.local()
         self._connections: list[SQLiteConnection] = []
         self._lock = threading.Lock()
-        self.fts = self._migrate()
 
     def connection(self) -> SQLiteConnection:
         """This thread's connection (autocommit; transactions are explicit)."""

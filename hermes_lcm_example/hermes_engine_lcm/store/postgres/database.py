@@ -28,7 +28,9 @@ stay out of each other's way:
 from __future__ import annotations
 
 import logging
+import os
 import threading
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -109,8 +111,21 @@ def _failure(exc: psycopg.Error) -> str:
     return f"{type(exc).__name__}{state}" + (f": {primary}" if primary else "")
 
 
+#: Every PostgreSQL store of the process, for the child of a fork.
+_databases: weakref.WeakSet[PostgresDatabase] = weakref.WeakSet()
+
+
+def _after_fork_in_child() -> None:
+    for database in list(_databases):
+        database._forget_pool()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 class PostgresDatabase:
-    """The store on a PostgreSQL server; thread-safe, one pool per instance."""
+    """The store on a PostgreSQL server; thread-safe, one pool per instance (a forked child
+    opens its own)."""
 
     backend = "postgresql"
     #: Full-text search is always there (tsvector and pg_trgm).
@@ -124,7 +139,18 @@ class PostgresDatabase:
         self._lock_timeout_ms = max(1, int(lock_timeout * 1000))
         self._lock = threading.Lock()
         self._breaker = Breaker(self.location, self._probe)
+        self._inherited: list[Any] = []
         self._migrate()
+        _databases.add(self)
+
+    def _forget_pool(self) -> None:
+        """In a forked child: the parent's pool (its sockets, its threads) is not the
+        child's; it is kept referenced, never closed (closing would end the parent's
+        sessions), and the child opens a pool of its own when it first needs one."""
+        if self._pool is not None:
+            self._inherited.append(self._pool)
+        self._pool = None
+        self._lock = threading.Lock()
 
     def _probe(self) -> None:
         psycopg.connect(self._url, connect_timeout=PROBE_TIMEOUT).close()
