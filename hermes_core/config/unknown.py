@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from hermes_core.config.schema import HERMES_AGENT_KEYS, KEYS
-from hermes_core.config.yaml_source import line_of
+from hermes_core.config.yaml_source import key_lines
 from hermes_core.errors import UnknownKey
 
 __all__ = ["known_keys", "unknown_keys"]
@@ -42,19 +42,23 @@ def unknown_keys(
     ``section``, dotted) that is not in ``known``, with the closest known key and the
     line of the key in ``text`` (the file's text, when known)."""
     problems = []
+    candidates = sorted(known)
+    listed = ", ".join(candidates) or "none"
+    lines: dict[str, int] | None = None  # read once, when the first unknown key is met
     for key in mapping:
         if not isinstance(key, str) or key in known:
             continue
+        if lines is None:
+            lines = key_lines(text, section) if text is not None else {}
         path = f"{section}.{key}"
-        close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=_CLOSE)
-        listed = ", ".join(sorted(known)) or "none"
+        close = difflib.get_close_matches(key, candidates, n=1, cutoff=_CLOSE)
         problems.append(
             UnknownKey(
                 source,
                 path,
                 f"the keys read in {section} are: {listed}",
                 "an unknown key",
-                line_of(text, path, of_key=True) if text is not None else None,
+                lines.get(key),
                 suggestion=f"{section}.{close[0]}" if close else None,
             )
         )

@@ -11,7 +11,14 @@ try:  # The C loader is several times faster; both construct plain data only.
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
     from yaml import SafeLoader as _SafeLoader  # type: ignore[assignment]
 
-__all__ = ["MAX_EXPANDED_NODES", "MAX_YAML_BYTES", "YamlSyntaxError", "line_of", "parse_yaml"]
+__all__ = [
+    "MAX_EXPANDED_NODES",
+    "MAX_YAML_BYTES",
+    "YamlSyntaxError",
+    "key_lines",
+    "line_of",
+    "parse_yaml",
+]
 
 #: The largest configuration text read (a Hermes Agent config.yaml is a few KiB).
 MAX_YAML_BYTES = 2 * 1024 * 1024
@@ -113,6 +120,34 @@ def parse_yaml(text: str) -> Any:
         raise YamlSyntaxError("it nests deeper than a configuration can", None) from None
     finally:
         loader.dispose()
+
+
+def key_lines(text: str, section: str) -> dict[str, int]:
+    """The 1-based line of each key of the mapping at dotted ``section`` in ``text``; {} when
+    there is none. One composition of the document, however many keys: for many keys at
+    once (a file's unknown keys), where :func:`line_of` would compose it once per key."""
+    try:
+        node = yaml.compose(text, Loader=_SafeLoader)
+    except yaml.YAMLError:
+        return {}
+    for part in section.split("."):
+        if not isinstance(node, yaml.MappingNode):
+            return {}
+        node = next(
+            (
+                value
+                for key, value in node.value
+                if isinstance(key, yaml.ScalarNode) and key.value == part
+            ),
+            None,
+        )
+    if not isinstance(node, yaml.MappingNode):
+        return {}
+    lines: dict[str, int] = {}
+    for key, _ in node.value:
+        if isinstance(key, yaml.ScalarNode):
+            lines.setdefault(key.value, key.start_mark.line + 1)
+    return lines
 
 
 def line_of(text: str, path: str, *, of_key: bool = False) -> int | None:
