@@ -217,8 +217,9 @@ KEYS: tuple[KeyRule, ...] = (
         seconds(0, 3_600),
         "a number of seconds from 0 to 3600 (0: no limit)",
         5,
-        "Longest a plugin's import and register() may take at discovery (general plugins and "
-        "Hermes Agent plugins); past it the plugin is listed broken and discovery goes on.",
+        "Longest a plugin's import and register() may take (general plugins and Hermes Agent "
+        "plugins at discovery, engine folders when selected); past it the plugin is listed "
+        "broken, or the host falls back, and the rest goes on.",
     ),
     KeyRule(
         "compression.model_thresholds",

@@ -39,8 +39,9 @@ _MANIFEST = "plugin.yaml"
 _STRING_KEYS = ("name", "description", "version", "requires_hermes")
 
 
-def directory_records(plugin_dirs: Iterable[Path]) -> list[EngineRecord]:
-    """One record per engine directory, in the order of ``plugin_dirs``, then by name."""
+def directory_records(plugin_dirs: Iterable[Path], limit: float = 0) -> list[EngineRecord]:
+    """One record per engine directory, in the order of ``plugin_dirs``, then by name; each
+    folder's import and ``register`` get ``limit`` seconds (0: no limit)."""
     records = []
     for root in plugin_dirs:
         base = root / "context_engine"
@@ -62,7 +63,7 @@ def directory_records(plugin_dirs: Iterable[Path]) -> list[EngineRecord]:
             except OSError:
                 is_engine = False
             if is_engine:
-                records.append(_record(path))
+                records.append(_record(path, limit))
     return records
 
 
@@ -77,7 +78,7 @@ def hermes_agent_plugins_dir() -> Path | None:
     return folder if (folder / "context_engine").is_dir() else None
 
 
-def _record(path: Path) -> EngineRecord:
+def _record(path: Path, limit: float) -> EngineRecord:
     name = path.name
     source = EngineSource("directory", path=path)
     manifest = path / _MANIFEST
@@ -120,7 +121,7 @@ def _record(path: Path) -> EngineRecord:
         EngineStatus.AVAILABLE,
         description=data.get("description", ""),
         version=str(version) if version is not None else None,
-        load=lambda: load_directory_engine(path),
+        load=lambda: load_directory_engine(path, limit),
     )
     if "requires_hermes" in data:
         try:
@@ -135,13 +136,14 @@ def _record(path: Path) -> EngineRecord:
     return record
 
 
-def load_directory_engine(path: Path) -> Any:
-    """Import the engine folder at ``path`` as Hermes Agent does; what the registry
-    instantiates (see :func:`hermes_core.sources.hermes.engine_folders.load_engine_folder`).
+def load_directory_engine(path: Path, limit: float = 0) -> Any:
+    """Import the engine folder at ``path`` as Hermes Agent does, within ``limit`` seconds;
+    what the registry instantiates (see
+    :func:`hermes_core.sources.hermes.engine_folders.load_engine_folder`).
     """
     from hermes_core.sources.hermes.engine_folders import load_engine_folder
 
-    return load_engine_folder(path)
+    return load_engine_folder(path, limit)
 
 
 class DirectorySource:
@@ -154,4 +156,4 @@ class DirectorySource:
     def records(self, context: DiscoveryContext) -> list[EngineRecord]:
         hermes_dir = hermes_agent_plugins_dir()
         extra = [hermes_dir] if hermes_dir is not None else []
-        return directory_records([*context.config.plugin_dirs, *extra])
+        return directory_records([*context.config.plugin_dirs, *extra], context.register_timeout)

@@ -26,6 +26,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from hermes_core.containment import PluginTimeout, call_with_limit
 from hermes_core.engine import ContextEngine
 from hermes_core.errors import NeedsHermesAgent
 from hermes_core.llm import LLM
@@ -120,11 +121,13 @@ def _registered(path: Path, register: Callable[[Any], None], home: Path) -> Any:
 
 class _FolderEngines:
     """Makes one engine per host from a Hermes-style folder, as Hermes' loader would:
-    by ``register(ctx)``, else by instantiating its first Hermes engine class that can be."""
+    by ``register(ctx)``, else by instantiating its first Hermes engine class that can be;
+    either within ``limit`` seconds (0: no limit)."""
 
-    def __init__(self, path: Path, module: ModuleType) -> None:
+    def __init__(self, path: Path, module: ModuleType, limit: float = 0) -> None:
         self._path = path
         self._module = module
+        self._limit = limit
 
     def _inner(self, home: Path) -> Any:
         register = getattr(self._module, "register", None)
@@ -149,8 +152,15 @@ class _FolderEngines:
 
     def __call__(self, llm: LLM | None = None, hermes_home: Path | None = None) -> ContextEngine:
         home = hermes_home if hermes_home is not None else self._path
+        where = f"engine folder {self._path}"
         try:
-            engine = self._inner(home)
+            engine = call_with_limit(lambda: self._inner(home), self._limit, where)
+        except PluginTimeout as exc:
+            raise ImportError(
+                f"{where}: register(ctx) or its engine class did not return within "
+                f"{self._limit:g} s (plugins.register_timeout_seconds); it was left running "
+                "and is not used"
+            ) from exc
         except ImportError as exc:
             needs = _needs_hermes(exc, f"engine folder {self._path}")
             if needs is not None:
@@ -161,16 +171,24 @@ class _FolderEngines:
         return HermesPluginEngine(engine, llm=llm, hermes_home=home, name=self._path.name)
 
 
-def load_engine_folder(path: Path) -> Any:
+def load_engine_folder(path: Path, limit: float = 0) -> Any:
     """What the registry instantiates for the engine folder ``path``: the hermes-context
     engine class it exports, or a factory making one engine per host as Hermes' loader
-    would (see the module docstring).
+    would (see the module docstring). Its import gets ``limit`` seconds, and so does each
+    ``register(ctx)`` (0: no limit).
 
-    Raises :class:`NeedsHermesAgent`, or what the import raised.
+    Raises :class:`NeedsHermesAgent`, ImportError for a folder past its limit, or what the
+    import raised.
     """
-    module = _import(path)
+    try:
+        module = call_with_limit(lambda: _import(path), limit, f"engine folder {path}")
+    except PluginTimeout as exc:
+        raise ImportError(
+            f"engine folder {path}: its import did not finish within {limit:g} s "
+            "(plugins.register_timeout_seconds); it was left running and is not used"
+        ) from exc
     if not callable(getattr(module, "register", None)):
         ours = _ours(module, path)
         if ours is not None:
             return ours
-    return _FolderEngines(path, module)
+    return _FolderEngines(path, module, limit)
