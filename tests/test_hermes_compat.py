@@ -54,8 +54,22 @@ def plugin_folder(at: Path, name: str) -> Path:
     return target
 
 
+_built: list[ContextHost] = []
+
+
+@pytest.fixture(autouse=True)
+def closed_hosts() -> Iterator[None]:
+    """Every host a test builds is closed after it: a live Hermes plugin host counts as a
+    possible owner of any plugin thread, in later tests too (the stand-in call_llm)."""
+    yield
+    while _built:
+        _built.pop().close()
+
+
 def host(at: Path) -> ContextHost:
-    return ContextHost.from_config(at / "config.yaml", env={"HERMES_HOME": str(at)})
+    built = ContextHost.from_config(at / "config.yaml", env={"HERMES_HOME": str(at)})
+    _built.append(built)
+    return built
 
 
 def cli(*args: str, at: Path) -> subprocess.CompletedProcess[str]:

@@ -183,6 +183,7 @@ def test_a_plugin_thread_started_after_the_last_host_left_gets_the_live_hosts_ll
     tmp_path: Path,
 ) -> None:
     """The rule is about threads that outlived a host, not about hosts that came before."""
+    gc.collect()  # hosts earlier tests dropped leave now, before this test's threads start
     rendezvous.reset()
     with ChatServer("A-SUMMARY") as alices, ChatServer("B-SUMMARY") as bobs:
         alice = _host(_plugin_home(tmp_path / "earlier", "threaded", THREADED_ENGINE, alices.url))
@@ -201,6 +202,7 @@ def test_a_plugin_thread_started_after_the_last_host_left_gets_the_live_hosts_ll
 def test_a_plugin_thread_of_the_only_host_gets_that_hosts_llm(
     tmp_path: Path,
 ) -> None:
+    gc.collect()  # hosts earlier tests dropped leave now, before this test's threads start
     with ChatServer("ONLY-SUMMARY") as server:
         host = _host(_plugin_home(tmp_path, "threaded", THREADED_ENGINE, server.url))
         result = host.compress(CONVERSATION, force=True)
