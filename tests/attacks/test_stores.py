@@ -154,3 +154,53 @@ def test_a_session_someone_holds_locked_never_stalls_the_other_sessions(
     found = json.loads(host.handle_tool_call("lcm_grep", {"query": "capybara"}, session_id="bob"))
     assert len(found["results"]) == 1
     host.close()
+
+
+def test_writers_abandoned_on_a_locked_session_never_take_the_pool_from_another_session(
+    postgres_server: Any, tmp_path: Path
+) -> None:
+    """The host gives up on each of alice's writes after its hook timeout (5 s), well below
+    the store's lock timeout (60 s): the engine's threads go on waiting for alice's lock.
+    Bob's writes must still find a connection."""
+    import psycopg
+    from hermes_engine_lcm.store.keys import session_key
+    from hermes_engine_lcm.store.postgres.database import LOCK_SESSION
+
+    url = postgres_server.create_database()
+    host = _lcm_host(tmp_path, database_url=url, pool_size=2, lock_timeout_seconds=60)
+    host.start_session("bob")
+    with psycopg.connect(url, autocommit=True) as holder:
+        holder.execute(
+            "SELECT pg_advisory_lock(%s, hashtext(%s))", (LOCK_SESSION, session_key("alice"))
+        )
+        alices = [
+            threading.Thread(
+                target=host.turn_complete,
+                args=([{"role": "user", "content": f"alice {n}"}],),
+                kwargs={"session_id": "alice"},
+            )
+            for n in range(4)  # more than the pool holds
+        ]
+        for thread in alices:
+            thread.start()
+        for thread in alices:
+            thread.join(120)
+        assert host.status()["hook_timeouts"] == 4  # abandoned, still waiting in the engine
+        history: list[dict[str, Any]] = []
+        for n in range(3):
+            history.append({"role": "user", "content": f"bob's capybara {n}"})
+            host.turn_complete(history, session_id="bob")
+        assert host.status()["hook_timeouts"] == 4  # none of bob's
+        found = json.loads(
+            host.handle_tool_call("lcm_grep", {"query": "capybara"}, session_id="bob")
+        )
+        assert len(found["results"]) == 3
+    for _ in range(600):  # the lock is free: alice's abandoned writes end (then close)
+        found = json.loads(
+            host.handle_tool_call("lcm_grep", {"query": "alice"}, session_id="alice")
+        )
+        if len(found["results"]) == 4:
+            break
+        threading.Event().wait(0.1)
+    assert len(found["results"]) == 4  # nothing of alice's was lost either
+    host.close()

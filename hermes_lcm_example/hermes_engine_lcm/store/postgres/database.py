@@ -111,6 +111,30 @@ def _failure(exc: psycopg.Error) -> str:
     return f"{type(exc).__name__}{state}" + (f": {primary}" if primary else "")
 
 
+class _Turns:
+    """One lock per session with writers in this process, dropped when the last one leaves
+    (memory follows the sessions being written, not every session ever written)."""
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        self._locks: dict[str, tuple[threading.Lock, int]] = {}
+
+    def take(self, session_id: str) -> threading.Lock:
+        with self._guard:
+            lock, users = self._locks.get(session_id, (None, 0))
+            lock = lock or threading.Lock()
+            self._locks[session_id] = (lock, users + 1)
+            return lock
+
+    def give_back(self, session_id: str) -> None:
+        with self._guard:
+            lock, users = self._locks[session_id]
+            if users == 1:
+                del self._locks[session_id]
+            else:
+                self._locks[session_id] = (lock, users - 1)
+
+
 #: Every PostgreSQL store of the process, for the child of a fork.
 _databases: weakref.WeakSet[PostgresDatabase] = weakref.WeakSet()
 
@@ -139,6 +163,7 @@ class PostgresDatabase:
         self._lock_timeout_ms = max(1, int(lock_timeout * 1000))
         self._lock = threading.Lock()
         self._breaker = Breaker(self.location, self._probe)
+        self._turns = _Turns()
         self._inherited: list[Any] = []
         self._migrate()
         _databases.add(self)
@@ -151,6 +176,7 @@ class PostgresDatabase:
             self._inherited.append(self._pool)
         self._pool = None
         self._lock = threading.Lock()
+        self._turns = _Turns()
 
     def _probe(self) -> None:
         psycopg.connect(self._url, connect_timeout=PROBE_TIMEOUT).close()
@@ -230,14 +256,35 @@ class PostgresDatabase:
     @contextmanager
     def write(self, session_id: str | None = None) -> Iterator[PostgresConnection]:
         """A write transaction holding ``session_id``'s lock: committed when the block ends,
-        rolled back if it raises."""
-        with self._transaction(read_only=False) as db:
-            if session_id is not None:
+        rolled back if it raises.
+
+        Writers of one session in this process take turns before they take a connection:
+        at most one connection waits on a session's lock, so writes to a session someone
+        else holds (each abandoned by its host after its own timeout, still waiting here)
+        can never take the pool from the other sessions. A writer that waits its turn
+        longer than the lock timeout fails as one that waited on the lock would.
+        """
+        if session_id is None:
+            with self._transaction(read_only=False) as db:
+                yield db
+            return
+        turn = self._turns.take(session_id)
+        if not turn.acquire(timeout=self._lock_timeout_ms / 1000):
+            self._turns.give_back(session_id)
+            raise StoreBusy(
+                f"lcm: a session's lock in {self.location} stayed held by another writer "
+                f"for {self._lock_timeout_ms / 1000:g} s; nothing was written"
+            )
+        try:
+            with self._transaction(read_only=False) as db:
                 db.raw.execute(f"SET LOCAL lock_timeout = {self._lock_timeout_ms}")
                 db.raw.execute(
                     "SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (LOCK_SESSION, session_id)
                 )
-            yield db
+                yield db
+        finally:
+            turn.release()
+            self._turns.give_back(session_id)
 
     @contextmanager
     def bulk_write(self) -> Iterator[PostgresConnection]:
