@@ -127,6 +127,9 @@ def install(
 @click.pass_context
 def uninstall(ctx: click.Context, distributions: tuple[str, ...]) -> None:
     """pip uninstall DISTRIBUTIONS from this interpreter, then list the engines removed."""
+    if any(name.startswith("-") for name in distributions):
+        # pip would read "-r FILE" as a list of names, hermes-context among them
+        fail("DISTRIBUTIONS are names, never pip options (-r FILE, ...): name each one")
     if any(_project(name) == "hermes-context" for name in distributions):
         fail("hermes-context runs this command; uninstall it with pip directly")
     before = _engines(ctx)

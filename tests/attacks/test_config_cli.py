@@ -41,6 +41,20 @@ def test_uninstall_never_removes_the_core_under_another_spelling(tmp_path: Path,
     assert "running:" not in result.stdout  # pip was never called
 
 
+@pytest.mark.parametrize(
+    "arguments", [["--", "-r", "FILE"], ["--", "--requirement=FILE"], ["x", "--", "-rFILE"]]
+)
+def test_uninstall_never_reads_a_list_of_names_from_a_file(
+    tmp_path: Path, arguments: list[str]
+) -> None:
+    names = tmp_path / "FILE"
+    names.write_text("hermes-context\n", encoding="utf-8")
+    result = run("uninstall", *(a.replace("FILE", str(names)) for a in arguments), home=tmp_path)
+    assert result.returncode == 2
+    assert "never pip options" in result.stderr
+    assert "running:" not in result.stdout  # pip was never called
+
+
 def test_select_leaves_a_read_only_config_file_as_it_is(tmp_path: Path) -> None:
     config = tmp_path / "config.yaml"
     config.write_text("context:\n  engine: compressor\n", encoding="utf-8")
