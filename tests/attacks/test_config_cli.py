@@ -179,3 +179,32 @@ def test_lcm_ids_that_are_no_row_id_get_a_json_error(
         answer = json.loads(host.handle_tool_call(tool, {"id": node_id}))
         assert "error" in answer and "failed" not in answer["error"]
     assert host.status()["hook_failures"] == 0
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        'https://example.org"\n[tool.evil]\nrun = "rm -rf ~"\n#',
+        "https://example.org/x\\u0022",
+        "https://example.org/a b",
+        "javascript:alert(1)",
+        "https://",
+    ],
+)
+def test_new_refuses_a_url_that_would_write_more_than_a_url(tmp_path: Path, url: str) -> None:
+    result = run(
+        "new", "gale", "--path", str(tmp_path), "--author", "Ada", "--url", url, home=tmp_path
+    )
+    assert result.returncode == 2
+    assert "is not an http(s) URL" in result.stderr
+    assert not (tmp_path / "hermes-engine-gale").exists()
+
+
+def test_new_keeps_a_plain_url_with_a_query_as_it_is(tmp_path: Path) -> None:
+    url = "https://git.example.org/ada/gale?tab=readme&x=%22"
+    result = run(
+        "new", "gale", "--path", str(tmp_path), "--author", "Ada", "--url", url, home=tmp_path
+    )
+    assert result.returncode == 0, result.stderr
+    pyproject = (tmp_path / "hermes-engine-gale" / "pyproject.toml").read_text(encoding="utf-8")
+    assert f'Homepage = "{url}"\n' in pyproject

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import click
 
@@ -64,6 +65,22 @@ def _names(name: str) -> dict[str, str]:
     }
 
 
+#: A URL as RFC 3986 spells it: these characters only, so that it stands in a TOML string,
+#: a Markdown link and a YAML value as it is (no quote, backslash, space or newline).
+_URL = re.compile(r"https?://[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]+")
+
+
+def checked_url(url: str) -> str:
+    """``url`` when it is an http(s) URL of RFC 3986's characters, else ValueError saying so
+    (the project's files quote it as it is)."""
+    if not _URL.fullmatch(url) or not urlsplit(url).netloc:
+        raise ValueError(
+            f"--url {url[:80]!r} is not an http(s) URL of plain URL characters (no quotes, "
+            "spaces or line breaks; percent-encode anything else)"
+        )
+    return url
+
+
 def render_project(
     name: str,
     root: Path,
@@ -75,7 +92,8 @@ def render_project(
 ) -> Path:
     """Write the project for engine ``name`` under ``root``; returns its directory.
 
-    ``url`` defaults to ``https://github.com/OWNER/<dist>``, to be edited;
+    ``url`` defaults to ``https://github.com/OWNER/<dist>``, to be edited (ValueError for
+    one that is not a plain http(s) URL, see :func:`checked_url`);
     ``license_id`` is one of :data:`~hermes_core.cli.scaffold.licenses.LICENSES`.
     """
     values = _names(name)
@@ -86,7 +104,7 @@ def render_project(
         "license": license_id,
         "author": author.name,
         "authors": author.toml(),
-        "url": url or f"https://github.com/OWNER/{values['dist']}",
+        "url": checked_url(url) if url else f"https://github.com/OWNER/{values['dist']}",
         "year": str(year or datetime.date.today().year),
     }
     files = {**FILES, "LICENSE": LICENSES[license_id]}
@@ -168,7 +186,7 @@ def command(
         project = render_project(
             name, root, author=Author(author, email), license_id=license_id, url=url
         )
-    except FileExistsError as exc:
+    except (FileExistsError, ValueError) as exc:
         fail(str(exc))
     out.print(
         f"created {project} ({license_id}, by {author})\n"
