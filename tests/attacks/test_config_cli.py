@@ -208,3 +208,37 @@ def test_new_keeps_a_plain_url_with_a_query_as_it_is(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     pyproject = (tmp_path / "hermes-engine-gale" / "pyproject.toml").read_text(encoding="utf-8")
     assert f'Homepage = "{url}"\n' in pyproject
+
+
+def test_replay_asks_with_bytes_the_terminal_could_not_decode(tmp_path: Path) -> None:
+    env = dict(os.environ, HERMES_HOME=str(tmp_path), COLUMNS="200", PYTHONIOENCODING="utf-8")
+    env.pop("HERMES_CONFIG", None)
+    env.pop("HERMES_CONTEXT_ENGINE", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "hermes_core", "replay", "--ask", "what \udc80\udcff now"],
+        env=env,
+        capture_output=True,
+        text=True,
+        errors="replace",
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "what \ufffd\ufffd now" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        (b"[" * 100_000, "nests deeper than a message can"),
+        (b'{"role": "user", "content": "caf\xe9"}', "not UTF-8 (byte 0xe9 at column 33)"),
+    ],
+    ids=["too deep", "latin-1"],
+)
+def test_replay_names_the_file_and_line_of_a_message_it_cannot_read(
+    tmp_path: Path, line: bytes, said: str
+) -> None:
+    conversation = tmp_path / "chat.jsonl"
+    conversation.write_bytes(b'{"role": "user", "content": "hello"}\n' + line + b"\n")
+    result = run("replay", str(conversation), home=tmp_path)
+    assert result.returncode == 2
+    assert f"{conversation}:2: {said}" in result.stderr

@@ -38,20 +38,39 @@ _ROWS = 12
 
 
 def _read_jsonl(path: Path) -> list[dict[str, Any]]:
+    """One OpenAI message per line; every problem is reported as ``FILE:LINE``."""
     messages = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, raw in enumerate(path.read_bytes().splitlines(), start=1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            fail(
+                f"{path}:{number}: not UTF-8 (byte {raw[exc.start]:#04x} at column "
+                f"{exc.start + 1}); save the file as UTF-8"
+            )
         if not line.strip():
             continue
         try:
             message = json.loads(line)
         except ValueError as exc:
             fail(f"{path}:{number}: not a JSON object ({exc}); one OpenAI message per line")
+        except RecursionError:
+            fail(f"{path}:{number}: nests deeper than a message can; one OpenAI message per line")
         if not isinstance(message, dict) or "role" not in message:
             fail(f"{path}:{number}: expected an OpenAI message object with a 'role'")
         messages.append(message)
     if not messages:
         fail(f"{path}: no messages; one OpenAI message per line")
     return messages
+
+
+def _readable(text: str) -> str:
+    """``text`` as UTF-8 can hold it: an argument the terminal sent in another encoding
+    arrives with lone surrogates (Python's surrogateescape), which become U+FFFD."""
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:  # a surrogate no byte stands for
+        return text.encode("utf-8", "replace").decode("utf-8")
 
 
 def _short(text: object) -> str:
@@ -126,7 +145,7 @@ def command(
         with Progress(transient=True, console=out, disable=as_json) as progress:
             task = progress.add_task(f"replaying with {host.engine_name}", total=len(messages))
             report, history = replay(host, messages, context_length, lambda: progress.advance(task))
-        answer = _ask(host, history, ask, context_length) if ask else None
+        answer = _ask(host, history, _readable(ask), context_length) if ask else None
     if plot_path is not None:
         try:
             write_image(report, plot_path)
