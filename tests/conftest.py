@@ -9,6 +9,7 @@ root). Tests of SQLite itself are marked ``sqlite_only``.
 
 from __future__ import annotations
 
+import time
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -111,7 +112,12 @@ def make_lcm(tmp_path: Path, lcm_settings: dict[str, Any]) -> Iterator[Callable[
 
     engines: list[LCMEngine] = []
 
-    def make(context_length: int = 20_000, llm: Any = None, **settings: Any) -> LCMEngine:
+    def make(
+        context_length: int = 20_000,
+        llm: Any = None,
+        clock: Callable[[], float] | None = None,
+        **settings: Any,
+    ) -> LCMEngine:
         config = {
             "lcm": {
                 "fresh_tail_messages": 8,
@@ -120,7 +126,7 @@ def make_lcm(tmp_path: Path, lcm_settings: dict[str, Any]) -> Iterator[Callable[
                 **settings,
             }
         }
-        engine = LCMEngine(config, hermes_home=tmp_path, llm=llm)
+        engine = LCMEngine(config, hermes_home=tmp_path, llm=llm, clock=clock or time.monotonic)
         engine.update_model("model", context_length)
         engines.append(engine)
         return engine

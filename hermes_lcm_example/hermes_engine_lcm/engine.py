@@ -7,7 +7,7 @@ import os
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -66,7 +66,11 @@ class LCMEngine(ContextEngine):
         hermes_home: Path | str | None = None,
         llm: LLM | None = None,
         hermes_config: HermesConfig | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        """``clock`` is what the LLM's failure cooldown reads (tests pass one that stands
+        still, so that a cooldown is the same on a busy machine)."""
         self.settings = LCMSettings.from_config(config, hermes_config)
         self.threshold_percent = self.settings.threshold
         # the host's environment and home (a check's throwaway ones included), never the
@@ -78,7 +82,7 @@ class LCMEngine(ContextEngine):
             home = hermes_config.home if hermes_config is not None else default_home(environ)
         self.database = open_store(self.settings, home, environ)
         self.llm = llm
-        self.cooldown = FailureCooldown()  # shared by the passes of every session
+        self.cooldown = FailureCooldown(clock)  # shared by the passes of every session
         self._session = UNNAMED_SESSION  # until on_session_start: no string id names it
         self._lock = threading.Lock()
         self._tail_exceeds: dict[str, bool] = {}

@@ -194,13 +194,19 @@ def test_an_llm_answering_401_is_asked_once_then_left_alone_for_its_cooldown(
 ) -> None:
     httpserver.expect_request("/v1/chat/completions").respond_with_data("denied", status=401)
     config = AuxiliaryLLMConfig(base_url=httpserver.url_for("/v1"), model="s", max_retries=2)
-    engine = make_lcm(context_length=4_000, llm=ChatClient(config, env={}), leaf_chunk_tokens=300)
+    now = [1_000.0]  # a clock that stands still: the cooldown reads 60 however slow the run
+    llm = ChatClient(config, env={})
+    engine = make_lcm(context_length=4_000, llm=llm, clock=lambda: now[0], leaf_chunk_tokens=300)
     history = engine.compress(sample_conversation(40))  # many summaries, one pass
     engine.compress(history + sample_conversation(40)[1:])  # and a second pass
     assert len(httpserver.log) == 1
     assert len(summaries(engine)) > 5
     assert {level for _, _, level, _ in summaries(engine)} == {"truncated"}
     assert engine.get_status()["llm_cooldown_seconds"] == 60
+    now[0] += 59.5
+    assert engine.get_status()["llm_cooldown_seconds"] == 1
+    now[0] += 0.5
+    assert engine.get_status()["llm_cooldown_seconds"] == 0
 
 
 def test_lcm_never_returns_more_than_it_was_given(make_lcm: Callable[..., LCMEngine]) -> None:
