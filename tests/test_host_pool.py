@@ -82,6 +82,11 @@ class Hanging:
         return messages[:1]
 
 
+#: A bound that a pass hanging for ever always reaches, and that a worker thread always
+#: starts within, however loaded the machine: "timeout" never turns into "never started".
+STARTS = 5.0
+
+
 def history() -> list[dict[str, Any]]:
     return [{"role": "user", "content": f"m{n}"} for n in range(4)]
 
@@ -92,7 +97,21 @@ def test_hung_passes_do_not_starve_healthy_hosts_sharing_the_pool() -> None:
     hung = Hanging(release)
     try:
         stuck = PassRunner(hung, pool)
-        outcomes = [stuck.run(f"s{n}", history(), {}, timeout=0.3) for n in range(4)]
+        outcomes: list[Any] = []
+        # concurrently, each with a bound far past a worker's start on a busy machine: a pass
+        # that hangs reaches it whatever the machine's speed ("timeout", never "never started")
+        runs = [
+            threading.Thread(
+                target=lambda n=n: outcomes.append(
+                    stuck.run(f"s{n}", history(), {}, timeout=STARTS)
+                )
+            )
+            for n in range(4)
+        ]
+        for run in runs:
+            run.start()
+        for run in runs:
+            run.join(120)
         assert [o.outcome for o in outcomes] == ["timeout"] * 4
         assert hung.started == 4 and pool.stuck == 4
         healthy = PassRunner(lambda messages: messages[:1], pool)
@@ -107,9 +126,9 @@ def test_a_pass_that_never_started_is_pool_exhausted_not_the_engines_timeout() -
     release = threading.Event()
     try:
         stuck = PassRunner(Hanging(release), pool)
-        assert stuck.run("a", history(), {}, timeout=0.3).outcome == "timeout"
+        assert stuck.run("a", history(), {}, timeout=STARTS).outcome == "timeout"
         healthy = PassRunner(lambda messages: messages[:1], pool)
-        outcome = healthy.run("b", history(), {}, timeout=0.3)
+        outcome = healthy.run("b", history(), {}, timeout=0.3)  # no worker: never starts
         assert outcome.outcome == "pool_exhausted"
         assert "never started" in outcome.detail
     finally:
@@ -120,7 +139,7 @@ def test_a_replaced_worker_that_finishes_leaves_instead_of_overfilling_the_pool(
     pool = DaemonPool(max_workers=1, name="leaving-test")
     release = threading.Event()
     runner = PassRunner(Hanging(release), pool)
-    assert runner.run("a", history(), {}, timeout=0.3).outcome == "timeout"
+    assert runner.run("a", history(), {}, timeout=STARTS).outcome == "timeout"
     done = PassRunner(lambda messages: messages[:1], pool).run("b", history(), {}, timeout=30)
     assert done.outcome == "compressed"
     release.set()
