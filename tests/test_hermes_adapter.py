@@ -114,3 +114,15 @@ def test_hermes_manual_compress_under_the_threshold_shrinks_the_conversation(
     assert len(result) < len(conversation)
     found = engine.handle_tool_call("lcm_grep", {"query": "platform nine"}, messages=result)
     assert FACT in found
+
+
+def test_inside_hermes_the_engine_is_told_the_whole_window(tmp_path: Path) -> None:
+    """Hermes refuses an engine whose context_length is under 64,000: a 64,000-token model
+    must read as 64,000, not as the window less the reply's reserve (55,808)."""
+    home = home_with(tmp_path, "context:\n  engine: lcm\n")
+    engine: Any = copy.deepcopy(hermes_engine(home, env={}))
+    engine.update_model("main", 64_000)
+    assert engine.context_length == 64_000
+    assert engine.host.input_budget_tokens == 64_000 - 8_192  # what a request may hold
+    engine.update_model("main", 204_800)
+    assert engine.context_length == 204_800

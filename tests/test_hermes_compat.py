@@ -185,3 +185,17 @@ def test_a_missing_engine_is_never_called_not_installed_while_a_plugin_failed_to
     reason = str(running.activation.fallback)
     assert "not installed" not in reason
     assert "failed to load" in reason and "quiet" in reason and "tools" in reason
+
+
+def test_a_hermes_plugins_engine_is_told_the_whole_window_on_our_host(tmp_path: Path) -> None:
+    """As inside Hermes: its thresholds are shares of the whole window."""
+    at = tmp_path / "home"
+    plugin_folder(at, "tidy-context")
+    (at / "config.yaml").write_text(
+        "plugins:\n  enabled: [tidy-context]\ncontext:\n  engine: tidy\n", encoding="utf-8"
+    )
+    running = host(at)
+    assert running.engine_name == "tidy"
+    running.update_model("main", 64_000)
+    assert running.engine.inner.context_length == 64_000  # type: ignore[attr-defined]
+    assert running.input_budget_tokens == 64_000 - 8_192

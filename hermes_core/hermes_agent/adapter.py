@@ -57,7 +57,9 @@ class _Hosted:
         if self._host is None:
             with self._host_lock:
                 if self._host is None:
-                    self._host = ContextHost(self._registry, env=self._env)
+                    # Hermes leaves room for the reply itself and checks the engine's
+                    # context_length against its minimum: the engine sees the whole window
+                    self._host = ContextHost(self._registry, env=self._env, whole_window=True)
         return self._host
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Any:

@@ -79,6 +79,7 @@ class ContextHost:
         activation: Activation | None = None,
         pool: DaemonPool | None = None,
         env: Mapping[str, str] | None = None,
+        whole_window: bool = False,
     ) -> None:
         self.registry = registry
         self.config: HermesConfig = registry.config
@@ -96,6 +97,10 @@ class ContextHost:
         #: The model's whole window (0 until update_model); the reply's reserve comes off it.
         self.context_window = 0
         self._reserve_setting: int | None = self.config.value("context.reply_reserve_tokens")
+        #: Whether the engine is told the whole window rather than the input budget: inside
+        #: Hermes Agent (which leaves room for its reply itself), and for a Hermes plugin's
+        #: engine, whose thresholds are Hermes' shares of the whole window.
+        self.whole_window = whole_window or bool(getattr(self.engine, "hermes_window", False))
 
         env = os.environ if env is None else env
         self.context_timeout_seconds: float = float(
@@ -283,10 +288,13 @@ class ContextHost:
 
         The engine is told the input budget as its context length: the window
         minus :attr:`reply_reserve_tokens`, so its thresholds leave the reply its
-        room. Before the first call the host assigns ``model_thresholds``.
+        room; with :attr:`whole_window` (inside Hermes Agent, or a Hermes plugin's
+        engine) it is told the whole window, as Hermes tells it, and the reserve
+        shrinks only :meth:`select_context`'s budget. Before the first call the
+        host assigns ``model_thresholds``.
         """
         self.context_window = max(0, int(context_length))
-        context_length = self.input_budget_tokens
+        context_length = self.context_window if self.whole_window else self.input_budget_tokens
         if not self._model_configured:
             self._model_configured = True
             thresholds = self.config.model_thresholds

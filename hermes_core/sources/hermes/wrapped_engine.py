@@ -32,6 +32,11 @@ __all__ = ["HermesPluginEngine"]
 class HermesPluginEngine(ContextEngine):
     """``inner``, a Hermes plugin's engine, as a hermes-context engine."""
 
+    #: Told the model's whole window, as Hermes Agent tells it (a plugin built on Hermes'
+    #: compressor then computes the threshold it computes inside Hermes); the host's reply
+    #: reserve shrinks only select_context's budget.
+    hermes_window = True
+
     def __init__(
         self,
         inner: Any,
