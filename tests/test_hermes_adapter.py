@@ -23,6 +23,7 @@ from hermes_core.hermes_agent.adapter import hermes_engine
 from hermes_core.llm import AuxiliaryLLMConfig, ChatClient
 from hermes_core.sources.hermes import shims
 from hermes_core.testing.conversations import sample_conversation
+from hermes_core.tokens import estimate_tokens
 
 FACT = "The release train leaves from platform nine, every Thursday."
 
@@ -126,3 +127,45 @@ def test_inside_hermes_the_engine_is_told_the_whole_window(tmp_path: Path) -> No
     assert engine.host.input_budget_tokens == 64_000 - 8_192  # what a request may hold
     engine.update_model("main", 204_800)
     assert engine.context_length == 204_800
+
+
+def test_the_hooks_forwarded_are_those_the_installed_hermes_base_class_has(
+    tmp_path: Path,
+) -> None:
+    """A Hermes whose base class has select_context, on_turn_complete and
+    should_compress_info (0.20 and later, which skip a hook left at the base's default)
+    gets ours for each: read from the class, not from a list of one version's hooks."""
+    import types
+
+    from hermes_core.hermes_agent.adapter import adapter_class
+    from hermes_core.sources.hermes.hermes_abc import HermesContextEngine
+
+    class Newer(HermesContextEngine):  # a later Hermes' base: more hooks, no-op defaults
+        def select_context(self, request_messages: Any, **kwargs: Any) -> Any:
+            return None
+
+        def on_turn_complete(self, messages: Any, usage: Any = None, **kwargs: Any) -> None:
+            return None
+
+        def should_compress_info(self, prompt_tokens: Any = None) -> Any:
+            return False, None
+
+    module = types.ModuleType("agent.context_engine")
+    module.ContextEngine = Newer  # type: ignore[attr-defined]
+    sys.modules["agent.context_engine"] = module
+    adapter = adapter_class()
+    for hook in ("select_context", "on_turn_complete", "should_compress_info"):
+        assert getattr(adapter, hook) is not getattr(Newer, hook), hook
+    home = home_with(tmp_path, "context:\n  engine: lcm\n")
+    engine: Any = copy.deepcopy(hermes_engine(home, env={}))
+    assert Newer in type(engine).__mro__
+    engine.update_model("main", 4_000)
+    history = [*sample_conversation(60)]
+    history.insert(5, {"role": "user", "content": FACT})
+    engine.on_turn_complete(history, {"prompt_tokens": 10})
+    ask = {"role": "user", "content": "Where does the release train leave from?"}
+    request = engine.select_context(
+        [*history, ask], conversation_messages=history, incoming_message=ask, budget_tokens=4_000
+    )
+    assert FACT in [m.get("content") for m in request]  # recalled without a tool call
+    assert estimate_tokens(request) <= engine.host.input_budget_tokens  # the reply keeps room

@@ -7,7 +7,11 @@ names in Hermes' ``config.yaml`` (the same file hermes-context reads):
 
 * every hook Hermes calls goes to a :class:`~hermes_core.ContextHost` (so our
   engine gets copies, bounded calls, checked results: a failing engine
-  leaves Hermes where its own compressor would);
+  leaves Hermes where its own compressor would). Which hooks that is, is read
+  from the installed Hermes: every hook of our contract that its base class
+  has is forwarded (a Hermes that skips a hook left at its base class's
+  default, as 0.20 and later do for ``select_context`` and
+  ``on_turn_complete``, then calls ours), whatever its version;
 * the counters Hermes reads and writes (``last_prompt_tokens``,
   ``threshold_tokens``, ``protect_last_n``, ...) live on our engine;
 * ``__deepcopy__`` makes a new adapter over the same registry, whose host
@@ -30,6 +34,7 @@ from typing import Any
 from hermes_core.config import load_config
 from hermes_core.discovery import discover
 from hermes_core.hook_record import Hook
+from hermes_core.hookspecs import HOOKS
 from hermes_core.host import ContextHost
 from hermes_core.log import logger
 from hermes_core.registry import EngineRegistry
@@ -105,6 +110,23 @@ class _Hosted:
     def on_session_reset(self) -> None:
         self.host.reset_session()
 
+    def select_context(
+        self,
+        request_messages: list[dict[str, Any]],
+        *,
+        conversation_messages: list[dict[str, Any]] | None = None,
+        incoming_message: dict[str, Any] | None = None,
+        budget_tokens: int = 0,
+    ) -> list[dict[str, Any]]:
+        # Hermes passes the model's whole window (or 0): a request never takes the reply's
+        # room, so the budget is at most the host's input budget
+        budget = self.host.input_budget_tokens
+        if budget_tokens > 0:
+            budget = min(budget_tokens, budget) if budget else budget_tokens
+        return self.host.select_context(
+            request_messages, conversation_messages, incoming_message, budget
+        )
+
     def get_tool_schemas(self) -> list[dict[str, Any]]:
         # Hermes Agent wraps bare function schemas itself
         return [entry["function"] for entry in self.host.tool_schemas()]
@@ -155,9 +177,23 @@ def adapter_class() -> type:
                     for name in ENGINE_ATTRIBUTES
                 }
             )
+            attributes.update(_hooks_of(HermesContextEngine))
             cls = type("HermesContextAdapter", (_Hosted, HermesContextEngine), attributes)
             _classes[HermesContextEngine] = cls
     return cls
+
+
+def _hooks_of(base: type) -> dict[str, Callable[..., Any]]:
+    """A forwarder to the host for each hook of our contract that the installed Hermes base
+    class has and :class:`_Hosted` does not spell out: found from the installed Hermes,
+    not from a list written for one of its versions."""
+    methods = {}
+    for hook in HOOKS.values():
+        if hasattr(base, hook.name) and not hasattr(_Hosted, hook.name):
+            method = _to_host(hook)
+            method.__name__ = method.__qualname__ = hook.name
+            methods[hook.name] = method
+    return methods
 
 
 def hermes_engine(home: Path | None = None, env: Mapping[str, str] | None = None) -> Any | None:
