@@ -44,3 +44,18 @@ def started_postgres(durable: bool = False) -> Iterator[PostgresServer]:
         yield server
     finally:
         server.stop()
+
+
+@contextmanager
+def holding_session_lock(url: str, session_id: str) -> Iterator[None]:
+    """Within the block another client holds ``session_id``'s write lock in the store at
+    ``url``, as a writer of another process would."""
+    import psycopg
+    from hermes_engine_lcm.store.keys import session_key
+    from hermes_engine_lcm.store.postgres.database import LOCK_SESSION
+
+    with psycopg.connect(url, autocommit=True) as holder:
+        holder.execute(
+            "SELECT pg_advisory_lock(%s, hashtext(%s))", (LOCK_SESSION, session_key(session_id))
+        )
+        yield

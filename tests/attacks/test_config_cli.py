@@ -16,8 +16,10 @@ from hermes_core import ContextHost, EngineStatus
 from hermes_core.testing import EventCapture, TemporarySite, engine_module_source
 
 
-def run(*args: str, home: Path, site: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, HERMES_HOME=str(home), COLUMNS="200")
+def run(
+    *args: str, home: Path, site: Path | None = None, **variables: str
+) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, HERMES_HOME=str(home), COLUMNS="200", **variables)
     env.pop("HERMES_CONFIG", None)
     env.pop("HERMES_CONTEXT_ENGINE", None)
     if site is not None:
@@ -27,6 +29,7 @@ def run(*args: str, home: Path, site: Path | None = None) -> subprocess.Complete
         env=env,
         capture_output=True,
         text=True,
+        errors="replace",
         timeout=300,
     )
 
@@ -211,17 +214,8 @@ def test_new_keeps_a_plain_url_with_a_query_as_it_is(tmp_path: Path) -> None:
 
 
 def test_replay_asks_with_bytes_the_terminal_could_not_decode(tmp_path: Path) -> None:
-    env = dict(os.environ, HERMES_HOME=str(tmp_path), COLUMNS="200", PYTHONIOENCODING="utf-8")
-    env.pop("HERMES_CONFIG", None)
-    env.pop("HERMES_CONTEXT_ENGINE", None)
-    done = subprocess.run(
-        [sys.executable, "-m", "hermes_core", "replay", "--ask", "what \udc80\udcff now"],
-        env=env,
-        capture_output=True,
-        text=True,
-        errors="replace",
-        timeout=300,
-    )
+    ask = "what \udc80\udcff now"  # two bytes that are no UTF-8, as Python passes them on
+    done = run("replay", "--ask", ask, home=tmp_path, PYTHONIOENCODING="utf-8")
     assert done.returncode == 0, done.stderr
     assert "what \ufffd\ufffd now" in done.stdout
 

@@ -25,6 +25,7 @@ from hermes_engine_lcm.relevance.ranking import HybridRelevance
 from hermes_core import ContextHost, estimate_tokens
 from hermes_core.testing import EventCapture
 from tests.lcm.sql import sql
+from tests.postgres import holding_session_lock
 
 
 def _bundled() -> Path:
@@ -290,11 +291,8 @@ def postgres_lcm(postgres_server: Any, tmp_path: Path) -> Iterator[tuple[LCMEngi
 def test_a_locked_session_never_stops_the_other_sessions_vectors(
     postgres_lcm: tuple[LCMEngine, str],
 ) -> None:
-    import psycopg
     from hermes_engine_lcm.relevance.views import label
     from hermes_engine_lcm.relevance.worker import BackgroundEmbedder
-    from hermes_engine_lcm.store.keys import session_key
-    from hermes_engine_lcm.store.postgres.database import LOCK_SESSION
 
     engine, url = postgres_lcm
     assert engine._embedder is not None
@@ -304,10 +302,7 @@ def test_a_locked_session_never_stops_the_other_sessions_vectors(
     engine._embedder = BackgroundEmbedder(engine.database, poisoned, label(poisoned.fingerprint))
     engine.on_turn_complete([{"role": "user", "content": "alice's turn"}], session_id="alice")
     assert poisoned.held.wait(60)  # the worker holds alice's message, not embedded yet
-    with psycopg.connect(url, autocommit=True) as holder:
-        holder.execute(
-            "SELECT pg_advisory_lock(%s, hashtext(%s))", (LOCK_SESSION, session_key("alice"))
-        )
+    with holding_session_lock(url, "alice"):
         engine.on_turn_complete(
             [{"role": "user", "content": f"bob {n}"} for n in range(21)], session_id="bob"
         )

@@ -82,31 +82,30 @@ def host_for_compressor(config: dict[str, Any]) -> Any:
     return host_for(CompressorEngine, "compressor", config)
 
 
-def test_replay_logs_in_json_carry_no_key_from_the_query_string(tmp_path: Path) -> None:
+def _replay_against_a_refusing_server(
+    home: Path, query: str, *options: str
+) -> subprocess.CompletedProcess[str]:
+    """``hermes-context [options] replay`` with the auxiliary LLM at a server that answers
+    401 to everything, its base URL carrying ``query``."""
     reply = (401, {"Content-Type": "application/json"}, b'{"error": "bad key"}')
     with ChatServer(reply=lambda body: reply) as server:
-        (tmp_path / "config.yaml").write_text(
-            f"auxiliary:\n  compression:\n    base_url: {server.url}?api_key={KEY}\n    model: m\n",
+        (home / "config.yaml").write_text(
+            f"auxiliary:\n  compression:\n    base_url: {server.url}?{query}\n    model: m\n",
             encoding="utf-8",
         )
-        env = {**os.environ, "HERMES_HOME": str(tmp_path)}
+        env = {**os.environ, "HERMES_HOME": str(home)}
         env.pop("HERMES_CONFIG", None)
-        done = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "hermes_core",
-                "--log-format",
-                "json",
-                "replay",
-                "--context-length",
-                "4000",
-            ],
+        return subprocess.run(
+            [sys.executable, "-m", "hermes_core", *options, "replay", "--context-length", "4000"],
             env=env,
             capture_output=True,
             text=True,
             timeout=300,
         )
+
+
+def test_replay_logs_in_json_carry_no_key_from_the_query_string(tmp_path: Path) -> None:
+    done = _replay_against_a_refusing_server(tmp_path, f"api_key={KEY}", "--log-format", "json")
     assert "summary_aborted" in done.stderr
     assert KEY[8:24] not in done.stdout + done.stderr
 
@@ -193,21 +192,7 @@ def test_a_pass_deadline_caps_the_request() -> None:
 def test_replay_output_carries_no_value_of_a_credential_shaped_query_key(tmp_path: Path) -> None:
     from tests.attacks.test_redaction import UNLISTED_KEYS, _secret_for
 
-    reply = (401, {"Content-Type": "application/json"}, b'{"error": "bad key"}')
     query = "&".join(f"{key}={_secret_for(key)}" for key in UNLISTED_KEYS)
-    with ChatServer(reply=lambda body: reply) as server:
-        (tmp_path / "config.yaml").write_text(
-            f"auxiliary:\n  compression:\n    base_url: {server.url}?{query}\n    model: m\n",
-            encoding="utf-8",
-        )
-        env = {**os.environ, "HERMES_HOME": str(tmp_path)}
-        env.pop("HERMES_CONFIG", None)
-        done = subprocess.run(
-            [sys.executable, "-m", "hermes_core", "replay", "--context-length", "4000"],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
+    done = _replay_against_a_refusing_server(tmp_path, query)
     assert "summary" in done.stderr
     assert "Zq" not in done.stdout + done.stderr

@@ -17,7 +17,7 @@ from hermes_engine_lcm import LCMEngine
 
 from hermes_core import ContextHost
 from hermes_core.testing import EventCapture, host_for
-from tests.postgres import started_postgres
+from tests.postgres import holding_session_lock, started_postgres
 
 
 def _tables(server: Any, url: str) -> list[str]:
@@ -134,17 +134,10 @@ def test_a_store_that_goes_down_fails_each_call_at_once_and_loses_nothing(
 def test_a_session_someone_holds_locked_never_stalls_the_other_sessions(
     postgres_server: Any, tmp_path: Path, logs: EventCapture
 ) -> None:
-    import psycopg
-    from hermes_engine_lcm.store.keys import session_key
-    from hermes_engine_lcm.store.postgres.database import LOCK_SESSION
-
     url = postgres_server.create_database()
     host = _lcm_host(tmp_path, database_url=url, pool_size=2, lock_timeout_seconds=1)
     host.start_session("bob")
-    with psycopg.connect(url, autocommit=True) as holder:
-        holder.execute(
-            "SELECT pg_advisory_lock(%s, hashtext(%s))", (LOCK_SESSION, session_key("alice"))
-        )
+    with holding_session_lock(url, "alice"):
         for n in range(4):  # more than the pool holds
             host.turn_complete([{"role": "user", "content": f"alice {n}"}], session_id="alice")
         host.turn_complete([{"role": "user", "content": "bob's capybara"}], session_id="bob")
@@ -162,17 +155,10 @@ def test_writers_abandoned_on_a_locked_session_never_take_the_pool_from_another_
     """The host gives up on each of alice's writes after its hook timeout (5 s), well below
     the store's lock timeout (60 s): the engine's threads go on waiting for alice's lock.
     Bob's writes must still find a connection."""
-    import psycopg
-    from hermes_engine_lcm.store.keys import session_key
-    from hermes_engine_lcm.store.postgres.database import LOCK_SESSION
-
     url = postgres_server.create_database()
     host = _lcm_host(tmp_path, database_url=url, pool_size=2, lock_timeout_seconds=60)
     host.start_session("bob")
-    with psycopg.connect(url, autocommit=True) as holder:
-        holder.execute(
-            "SELECT pg_advisory_lock(%s, hashtext(%s))", (LOCK_SESSION, session_key("alice"))
-        )
+    with holding_session_lock(url, "alice"):
         alices = [
             threading.Thread(
                 target=host.turn_complete,
