@@ -234,3 +234,44 @@ def test_the_stand_ins_never_shadow_the_applications_own_agent_package(tmp_path:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+
+
+#: A plugin that imports the module-level names Hermes Agent's context_engine has.
+MEMORY_ENGINE = """
+from agent.context_engine import MEMORY_CONTEXT_MAX_CHARS, ContextEngine, sanitize_memory_context
+
+
+class Remembering(ContextEngine):
+    seen = None
+
+    @property
+    def name(self):
+        return "remembering"
+
+    def update_from_response(self, usage):
+        pass
+
+    def should_compress(self, prompt_tokens=None):
+        return False
+
+    def compress(self, messages, current_tokens=None, focus_topic=None, force=False,
+                 memory_context=""):
+        Remembering.seen = sanitize_memory_context(memory_context)
+        return messages
+
+
+def register(ctx):
+    ctx.register_context_engine(Remembering())
+"""
+
+
+def test_a_plugin_importing_the_modules_other_names_runs_without_hermes(tmp_path: Path) -> None:
+    host = _host(_plugin_home(tmp_path, "remembering", MEMORY_ENGINE))
+    assert host.engine_name == "remembering"
+    memory = "key sk-" + "A" * 40 + " " + "note " * 3_000
+    host.compress(CONVERSATION, force=True, memory_context=memory)
+    plugin = sys.modules[type(host.engine.inner).__module__]  # type: ignore[attr-defined]
+    seen = plugin.Remembering.seen
+    assert "AAAAAAAAAAAAAAAA" not in seen  # redacted before an LLM could see it
+    assert len(seen) <= plugin.MEMORY_CONTEXT_MAX_CHARS + 100 and seen.startswith("key")
+    host.close()

@@ -1,4 +1,5 @@
-"""The context-engine base class of Hermes Agent 0.19, for plugins written against it.
+"""The context-engine module of Hermes Agent 0.19, for plugins written against it: its
+base class and the module-level names plugins import.
 
 Where Hermes Agent is not installed, ``agent.context_engine.ContextEngine``
 is this class (see :mod:`~hermes_core.sources.hermes.shims`): the same abstract
@@ -13,9 +14,26 @@ from abc import ABC, abstractmethod
 from typing import Any
 
 from hermes_core.engine import ContextEngine
+from hermes_core.redaction import redact
 from hermes_core.sources.hermes.forwarding import add_forwarding
 
-__all__ = ["HermesContextEngine"]
+__all__ = ["MEMORY_CONTEXT_MAX_CHARS", "HermesContextEngine", "sanitize_memory_context"]
+
+#: The most characters of memory context Hermes Agent hands an engine's LLM.
+MEMORY_CONTEXT_MAX_CHARS = 6_000
+#: What an over-long memory context keeps of its start and of its end.
+_HEAD_CHARS, _TAIL_CHARS = 4_000, 1_500
+
+
+def sanitize_memory_context(memory_context: str) -> str:
+    """``memory_context`` as Hermes Agent prepares it for an LLM: stripped, its secrets
+    redacted, and past :data:`MEMORY_CONTEXT_MAX_CHARS` its middle left out (its first
+    4,000 and last 1,500 characters kept)."""
+    text = redact(memory_context.strip())
+    if len(text) <= MEMORY_CONTEXT_MAX_CHARS:
+        return text
+    omitted = len(text) - _HEAD_CHARS - _TAIL_CHARS
+    return f"{text[:_HEAD_CHARS]}\n[... {omitted} characters left out ...]\n{text[-_TAIL_CHARS:]}"
 
 
 class HermesContextEngine(ABC):

@@ -38,7 +38,11 @@ from typing import Any
 
 from hermes_core.config.home import hermes_home
 from hermes_core.llm import LLM, AuxiliaryLLMConfig
-from hermes_core.sources.hermes.hermes_abc import HermesContextEngine
+from hermes_core.sources.hermes.hermes_abc import (
+    MEMORY_CONTEXT_MAX_CHARS,
+    HermesContextEngine,
+    sanitize_memory_context,
+)
 
 __all__ = [
     "bind_owner",
@@ -249,7 +253,14 @@ def call_llm(
 #: The stand-ins by module name: (is a package, attributes).
 _STAND_INS: dict[str, tuple[bool, dict[str, Any]]] = {
     "agent": (True, {}),
-    "agent.context_engine": (False, {"ContextEngine": HermesContextEngine}),
+    "agent.context_engine": (
+        False,
+        {
+            "ContextEngine": HermesContextEngine,
+            "MEMORY_CONTEXT_MAX_CHARS": MEMORY_CONTEXT_MAX_CHARS,
+            "sanitize_memory_context": sanitize_memory_context,
+        },
+    ),
     "agent.auxiliary_client": (False, {"call_llm": call_llm}),
     "hermes_cli": (True, {}),
     "hermes_cli.config": (False, {"get_hermes_home": get_hermes_home}),
