@@ -101,6 +101,9 @@ def test_a_folder_whose_import_timed_out_is_never_used_half_imported(tmp_path: P
     second = _built_in_thread(home)  # the first import still runs: its module is half made
     assert second.engine_name == "compressor"
     rendezvous.first_done.set()  # the import ends; the next host gets the whole module
+    config = home / "config.yaml"  # with a bound no loaded machine reaches for a quick import
+    config.write_text(config.read_text("utf-8").replace("seconds: 0.5", "seconds: 60"), "utf-8")
+    assert "register_timeout_seconds: 60" in config.read_text("utf-8")
     third = _built_in_thread(home)
     assert third.engine_name.startswith("slow_")
     for host in (first, second, third):
