@@ -288,7 +288,7 @@ class ContextHost:
 
         The engine is told the input budget as its context length: the window
         minus :attr:`reply_reserve_tokens`, so its thresholds leave the reply its
-        room; with :attr:`whole_window` (inside Hermes Agent, or a Hermes plugin's
+        room; with ``whole_window`` (inside Hermes Agent, or a Hermes plugin's
         engine) it is told the whole window, as Hermes tells it, and the reserve
         shrinks only :meth:`select_context`'s budget. Before the first call the
         host assigns ``model_thresholds``.
