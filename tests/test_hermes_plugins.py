@@ -196,3 +196,44 @@ def test_stand_ins_are_marked_and_only_installed_without_hermes(tmp_path: Path) 
     assert getattr(agent.context_engine, shims.SHIM_MARKER) is True
     with shims.bound(None, tmp_path):
         assert get_hermes_home() == tmp_path
+
+
+def test_a_plugin_written_for_hermes_0_22_has_each_later_hook_called_on_our_host(
+    tmp_path: Path,
+) -> None:
+    config = "context:\n  engine: routing\nplugins:\n  enabled: [routing-context]\n"
+    home = home_with(tmp_path, config, "routing-context")
+    host = ContextHost.from_config(home / "config.yaml", env={"HERMES_HOME": str(home)})
+    try:
+        assert host.engine_name == "routing", host.status()
+        host.update_model("m", 100_000)
+        conversation = [
+            {"role": "system", "content": "agent"},
+            {"role": "user", "content": "read it"},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {"id": "c", "type": "function", "function": {"name": "r", "arguments": "{}"}}
+                ],
+            },
+            {"role": "tool", "tool_call_id": "c", "content": "x" * 500},
+            {"role": "assistant", "content": "done"},
+            {"role": "user", "content": "next"},
+        ]
+        host.turn_complete(conversation)
+        selected = host.select_context(conversation)
+        assert selected[1] == {"role": "system", "content": "routing: 1 turns, 91808"}
+        messages, count = host.prune_tool_results(conversation, 10)
+        assert count == 1 and messages[3]["content"] == "[routing pruned]"
+        assert host.compaction_status_message("compress", "busy") == "routing compress"
+        plugin = sys.modules[type(host.engine.inner).__module__]  # type: ignore[attr-defined]
+        assert plugin.status_line(host.engine.inner) == "routing idle"  # type: ignore[attr-defined]
+        sub = host.for_subagent()  # the engine holds a lock: a deepcopy would fail
+        try:
+            assert sub.engine_name == "routing" and sub.engine is not host.engine
+            assert host.engine.inner.clones == 1  # type: ignore[attr-defined]
+        finally:
+            sub.close()
+    finally:
+        host.close()

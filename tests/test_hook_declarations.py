@@ -37,6 +37,8 @@ SAMPLES: dict[str, Any] = {
     "context_length": 100_000,
     "name": "probe",
     "args": {},
+    "phase": "compress",
+    "default_message": "Compacting the conversation...",
 }
 PROBE_TOOL = {"name": "probe", "description": "d", "parameters": {"type": "object"}}
 ANSWERS: dict[str, Callable[[tuple[Any, ...]], Any]] = {
@@ -96,8 +98,14 @@ def _host() -> tuple[ContextHost, Hooked]:
     return host, engine
 
 
+def _arguments(hook: Hook) -> tuple[list[Any], dict[str, Any]]:
+    """What a caller passes for ``hook``: by position, and by keyword where it must."""
+    return [SAMPLES[a] for a in hook.arguments], {k: SAMPLES[k] for k in hook.required_keywords}
+
+
 def _call(host: ContextHost, hook: Hook) -> Any:
-    return getattr(host, hook.host_method)(*(SAMPLES[a] for a in hook.arguments))
+    positional, keywords = _arguments(hook)
+    return getattr(host, hook.host_method)(*positional, **keywords)
 
 
 # ---------------------------------------------------------------- the base class
@@ -107,7 +115,8 @@ def _call(host: ContextHost, hook: Hook) -> Any:
 def test_the_base_class_has_each_hook_abstract_exactly_when_declared_required(hook: Hook) -> None:
     method = getattr(ContextEngine, hook.name)
     assert (hook.name in ContextEngine.__abstractmethods__) == hook.required
-    inspect.signature(method).bind(None, *[None] * len(hook.arguments))  # what the host passes
+    positional, keywords = _arguments(hook)
+    inspect.signature(method).bind(None, *positional, **keywords)  # what the host passes
 
 
 def test_the_declarations_are_the_specs() -> None:
@@ -125,7 +134,8 @@ def test_the_declarations_are_the_specs() -> None:
 @pytest.mark.parametrize("hook", HOOKS.values(), ids=list(HOOKS))
 def test_the_host_method_takes_what_the_hook_always_takes_by_position(hook: Hook) -> None:
     method = getattr(ContextHost, hook.host_method)
-    inspect.signature(method).bind(None, *[None] * len(hook.arguments))
+    positional, keywords = _arguments(hook)
+    inspect.signature(method).bind(None, *positional, **keywords)
 
 
 @pytest.mark.parametrize("hook", HOOKS.values(), ids=list(HOOKS))
@@ -177,6 +187,13 @@ def test_a_late_engine_and_a_failing_one_leave_the_caller_with_the_declared_fall
         assert "probe" in json.loads(raised)["error"] and "probe" in json.loads(late)["error"]
     elif hook.host_method in ("compress", "select_context"):
         assert raised == late == MESSAGES  # "the messages as they were", "the original request"
+    elif hook.host_method == "prune_tool_results":
+        assert raised == late == (MESSAGES, 0)  # "the messages as they were, and 0"
+    elif hook.host_method == "for_subagent":  # "a host over a new engine of the same name"
+        for sub in (raised, late):
+            assert isinstance(sub, ContextHost) and isinstance(sub.engine, Hooked)
+            assert sub.engine_name == "hooked"
+            sub.close()
     else:
         assert raised == late == hook.fallback_value
 
@@ -187,7 +204,8 @@ def test_a_late_engine_and_a_failing_one_leave_the_caller_with_the_declared_fall
 def test_an_inline_hook_that_raises_leaves_the_caller_with_the_declared_fallback(
     hook: Hook,
 ) -> None:
-    assert _failing(hook, "raise") == hook.fallback_value
+    expected = SAMPLES["default_message"] if hook.fallback == "the default message" else None
+    assert _failing(hook, "raise") == (expected or hook.fallback_value)
 
 
 def test_the_config_text_lists_the_bounded_and_the_inline_host_methods() -> None:
@@ -266,7 +284,13 @@ def test_the_stand_in_for_hermes_base_class_has_exactly_the_hooks_declared_on_it
     assert {h.name for h in HOOKS.values() if h.hermes} <= own  # every hook Hermes calls
 
 
-@pytest.mark.parametrize("hook", HERMES, ids=lambda h: h.name)
+#: Hooks the adapter answers itself: a clone is a new adapter, not a host's answer.
+ADAPTER_OWN = ("clone_for_agent",)
+
+
+@pytest.mark.parametrize(
+    "hook", [h for h in HERMES if h.name not in ADAPTER_OWN], ids=lambda h: h.name
+)
 def test_the_adapter_inside_hermes_forwards_each_hook_to_the_declared_host_method(
     hook: Hook,
 ) -> None:
@@ -282,25 +306,56 @@ def test_the_adapter_inside_hermes_forwards_each_hook_to_the_declared_host_metho
 
     adapter = _Hosted.__new__(_Hosted)
     adapter._host = Spy()  # type: ignore[assignment]
-    getattr(adapter, hook.name)(*(SAMPLES[a] for a in hook.arguments))
+    positional, keywords = _arguments(hook)
+    getattr(adapter, hook.name)(*positional, **keywords)
     assert calls == [hook.host_method]
 
 
+def _recording(calls: list[str], name: str) -> Callable[..., Any]:
+    def record(self: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append(name)
+        return [] if name != "clone_for_agent" else type(self)()
+
+    return record
+
+
 @pytest.mark.parametrize("hook", HERMES, ids=lambda h: h.name)
-def test_a_wrapped_hermes_engine_gets_each_hook_by_its_own_name(hook: Hook) -> None:
+def test_a_wrapped_hermes_engine_gets_each_hook_it_defines_by_its_own_name(hook: Hook) -> None:
+    calls: list[str] = []
+    inner = type(
+        "Inner",
+        (HermesContextEngine,),
+        {"name": "inner", **{h.name: _recording(calls, h.name) for h in HOOKS.values()}},
+    )
+    inner.__abstractmethods__ = frozenset()
+    wrapper = HermesPluginEngine(inner())
+    positional, keywords = _arguments(hook)
+    getattr(wrapper, hook.name)(*positional, **keywords)
+    assert calls == [hook.name]
+    wrapper.close()
+
+
+LATER = [h for h in HERMES if h.hermes_since != "0.19" and h.name != "clone_for_agent"]
+
+
+@pytest.mark.parametrize("hook", LATER, ids=lambda h: h.name)
+def test_a_hook_a_hermes_engine_leaves_at_hermes_default_is_never_called_on_our_host(
+    hook: Hook,
+) -> None:
     calls: list[str] = []
 
-    class Inner:
-        name = "inner"
+    class Written019:  # the hooks of Hermes 0.19 only, none of its base class's later ones
+        name = "old"
 
         def __getattr__(self, name: str) -> Any:
-            def record(*args: Any, **kwargs: Any) -> list[Any]:
-                calls.append(name)
-                return []
+            if name in {h.name for h in LATER}:
+                raise AttributeError(name)  # an engine written for Hermes 0.19
+            return lambda *args, **kwargs: calls.append(name) or []
 
-            return record
-
-    wrapper = HermesPluginEngine(Inner())
-    getattr(wrapper, hook.name)(*(SAMPLES[a] for a in hook.arguments))
-    assert calls == [hook.name]
+    wrapper = HermesPluginEngine(Written019())
+    assert getattr(type(wrapper), hook.name) is getattr(ContextEngine, hook.name)
+    assert hook.name not in vars(wrapper)  # our base class's default, never forwarded
+    positional, keywords = _arguments(hook)
+    getattr(wrapper, hook.name)(*positional, **keywords)
+    assert hook.name not in calls
     wrapper.close()

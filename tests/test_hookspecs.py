@@ -12,6 +12,7 @@ import pytest
 from hermes_core import ContextEngine, EngineValidationError, hookimpl
 from hermes_core.hookspecs import (
     ENGINE_HOOKS,
+    HOOKS,
     HOST_OFFERED_KEYWORDS,
     HOST_REQUIRED_ARGUMENTS,
     ContextEngineSpec,
@@ -34,7 +35,8 @@ def test_every_method_of_the_base_class_is_a_hook_of_the_spec() -> None:
 @pytest.mark.parametrize("hook", ENGINE_HOOKS)
 def test_the_base_class_default_accepts_what_the_host_always_passes(hook: str) -> None:
     default = inspect.signature(getattr(ContextEngine, hook))
-    default.bind(None, *[None] * len(HOST_REQUIRED_ARGUMENTS[hook]))  # raises if it cannot
+    by_name = dict.fromkeys(HOOKS[hook].required_keywords)
+    default.bind(None, *[None] * len(HOST_REQUIRED_ARGUMENTS[hook]), **by_name)  # or raises
 
 
 class TakesEverything(Recording):

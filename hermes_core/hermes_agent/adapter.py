@@ -14,9 +14,9 @@ names in Hermes' ``config.yaml`` (the same file hermes-context reads):
   ``on_turn_complete``, then calls ours), whatever its version;
 * the counters Hermes reads and writes (``last_prompt_tokens``,
   ``threshold_tokens``, ``protect_last_n``, ...) live on our engine;
-* ``__deepcopy__`` makes a new adapter over the same registry, whose host
-  creates a fresh engine on first use: nothing that holds a connection is
-  ever copied;
+* ``__deepcopy__`` and ``clone_for_agent`` make a new adapter over the same
+  registry, whose host creates a fresh engine on first use: nothing that
+  holds a connection is ever copied;
 * our engines get Hermes' auxiliary LLM as ``llm``
   (:class:`~hermes_core.hermes_agent.llm.HermesAuxiliaryLLM`).
 
@@ -69,6 +69,16 @@ class _Hosted:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Any:
         return type(self)(self._registry, self._env)
+
+    def clone_for_agent(self) -> Any:
+        """A new adapter over the same registry (Hermes 0.22 asks one per agent): its host
+        builds an engine of its own on first use, sharing no connection with this one."""
+        return type(self)(self._registry, self._env)
+
+    @property
+    def emit_automatic_compaction_status(self) -> bool:
+        """Our engine's choice (Hermes 0.22 reads it before asking for a status line)."""
+        return bool(getattr(self.host.engine, "emit_automatic_compaction_status", True))
 
     @property
     def name(self) -> str:

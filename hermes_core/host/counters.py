@@ -21,6 +21,9 @@ class HostCounters:
     pass_busy: int = 0
     pass_pool_exhausted: int = 0
     select_context_fallbacks: int = 0
+    #: Prunes of old tool results the host accepted, and those it refused or that failed.
+    prunes: int = 0
+    prune_fallbacks: int = 0
     hook_failures: int = 0
     hook_timeouts: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)

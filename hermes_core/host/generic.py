@@ -4,9 +4,10 @@ Most hooks need host logic of their own (a pass's lock, a selection's
 checks), and :class:`~hermes_core.ContextHost` spells those out. A hook
 declared with nothing special gets this one, written from its
 :class:`~hermes_core.Hook` record: the arguments the hook always takes,
-copied, by position; the keywords the engine's method accepts, copied; the
-call inline or bounded as declared; and ``fallback_value`` when the engine
-raises or is late. So adding a plain hook needs only its declaration and the
+copied, by position (or by keyword, where it declares them keyword-only);
+the keywords the engine's method accepts, copied; the call inline or
+bounded as declared; and ``fallback_value`` when the engine raises or is
+late. So adding a plain hook needs only its declaration and the
 base class's default.
 """
 
@@ -45,6 +46,7 @@ def generic_method(hook: Hook) -> Callable[..., Any]:
         positional = [_copied(bound.arguments[name]) for name in hook.arguments]
         offered = {k: _copied(v) for k, v in bound.arguments.items() if k in hook.keywords}
         keywords = accepted_keywords(getattr(host.engine, hook.name), offered)
+        keywords.update({k: _copied(bound.arguments[k]) for k in hook.required_keywords})
         fallback = copy.deepcopy(hook.fallback_value)
         if hook.call == INLINE:
             return contained(

@@ -13,6 +13,7 @@ import functools
 import os
 import time
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -30,12 +31,15 @@ from hermes_core.host.handed import HandedCopies
 from hermes_core.host.observers import notify
 from hermes_core.host.passes import PassRunner
 from hermes_core.host.pool import DaemonPool, host_pool
+from hermes_core.host.pruning import PruneResult, checked_prune
 from hermes_core.host.selection import Rejected, Selection
+from hermes_core.host.subagents import clone_problem
 from hermes_core.host.tools import dispatch_tool_call, tool_entries, tool_failure
 from hermes_core.host.tracing import trace_enabled, traced
 from hermes_core.host.usage import normalize_usage
 from hermes_core.log import logger
 from hermes_core.messages import copy_messages
+from hermes_core.redaction import redact
 from hermes_core.registry import Activation, EngineRegistry, activate
 from hermes_core.signatures import accepted_keywords
 
@@ -91,6 +95,8 @@ class ContextHost:
         self._plugins: pluggy.PluginManager = registry.plugin_manager
         self._pool = pool if pool is not None else host_pool()
         self._model_configured = False
+        #: The arguments of the last update_model, for a sub-agent's host.
+        self._model_call: tuple[str, int, str, str, str, str] | None = None
         self._tool_names: frozenset[str] | None = None
         self._session_context: dict[str, Any] = {"hermes_home": str(self.config.home)}
         self._closed = False
@@ -103,6 +109,7 @@ class ContextHost:
         self.whole_window = whole_window or bool(getattr(self.engine, "hermes_window", False))
 
         env = os.environ if env is None else env
+        self._env = env
         self.context_timeout_seconds: float = float(
             self.config.value("compression.context_timeout_seconds")
         )
@@ -135,6 +142,11 @@ class ContextHost:
             )
         self._on_turn_complete = (
             methods["on_turn_complete"] if _overrides(engine, "on_turn_complete") else None
+        )
+        self._prune = (
+            methods["prune_tool_results_only"]
+            if _overrides(engine, "prune_tool_results_only")
+            else None
         )
         self._passes = PassRunner(methods["compress"], self._pool)
         self._compress_offers = frozenset(
@@ -294,6 +306,7 @@ class ContextHost:
         host assigns ``model_thresholds``.
         """
         self.context_window = max(0, int(context_length))
+        self._model_call = (model, self.context_window, base_url, api_key, provider, api_mode)
         context_length = self.context_window if self.whole_window else self.input_budget_tokens
         if not self._model_configured:
             self._model_configured = True
@@ -495,6 +508,114 @@ class ContextHost:
             reason=outcome.outcome,
         )
         return messages
+
+    def prune_tool_results(
+        self,
+        messages: list[Message],
+        current_tokens: int | None = None,
+        *,
+        session_id: str | None = None,
+    ) -> tuple[list[Message], int]:
+        """Below the threshold, let the engine shrink old tool results without an LLM:
+        ``(new messages, how many changed)``, or ``(messages, 0)`` with the very list
+        passed in. Call it after each response, as Hermes Agent 0.22 does; the engine
+        decides whether anything is worth it (``current_tokens``: the last real prompt
+        size).
+
+        An engine that keeps the base class's default is never called. The engine
+        gets a copy, bounded by ``compression.hook_timeout_seconds``; an exception, a
+        late answer, or a result that is not a smaller valid message list leaves the
+        messages as they were (logged and counted as ``prune_fallbacks``).
+        """
+        prune = self._prune
+        if prune is None:
+            return messages, 0
+        offered = {"current_tokens": current_tokens, "session_id": self._session(session_id)}
+        keywords = accepted_keywords(self.engine.prune_tool_results_only, offered)
+        handed = copy_messages(messages)
+        result = self._bounded("prune_tool_results_only", prune, _FAILED, handed, **keywords)
+        checked = None if result is _FAILED else checked_prune(result, handed)
+        if isinstance(checked, str):
+            self._bad_result("prune_tool_results_only", result)
+        if not isinstance(checked, PruneResult):
+            if result is _FAILED or isinstance(checked, str):
+                self.counters.add("prune_fallbacks")
+            return messages, 0
+        self.counters.add("prunes")
+        logger.info(
+            "context_engine.pruned",
+            engine=self.engine_name,
+            session_id=offered["session_id"],
+            messages_pruned=checked.count,
+            before_tokens=checked.before_tokens,
+            after_tokens=checked.after_tokens,
+        )
+        return checked.messages, checked.count
+
+    def compaction_status_message(
+        self, phase: str, default_message: str, **context: Any
+    ) -> str | None:
+        """The line to show the user as an automatic pass starts at ``phase``
+        (``"preflight"``, ``"compress"``, ``"idle"``), or None to show nothing: the
+        engine's ``get_automatic_compaction_status_message``, unless its
+        ``emit_automatic_compaction_status`` is False.
+
+        Inline (it only formats). An engine that raises or answers something other
+        than text or None gets ``default_message`` shown; secrets in what it says
+        are redacted.
+        """
+        engine = self.engine
+        emit = contained(
+            "emit_automatic_compaction_status",
+            lambda: bool(getattr(engine, "emit_automatic_compaction_status", True)),
+            True,
+            self._failed,
+        )
+        if not emit:
+            return None
+        formatter = self._methods["get_automatic_compaction_status_message"]
+        result = contained(
+            "get_automatic_compaction_status_message",
+            lambda: formatter(phase=phase, default_message=default_message, **context),
+            _FAILED,
+            self._failed,
+        )
+        if result is None:
+            return None
+        if result is _FAILED or not isinstance(result, str):
+            if result is not _FAILED:
+                self._bad_result("get_automatic_compaction_status_message", result)
+            result = default_message
+        return redact(result.strip()) or None
+
+    def for_subagent(self) -> ContextHost:
+        """A host for another agent (a sub-agent this one delegates to), over the
+        engine's ``clone_for_agent()``: the same engine, its own state.
+
+        Bounded by ``compression.hook_timeout_seconds``. A clone that fails, is late,
+        is not an engine of the same name, or is this very engine is replaced by a
+        new engine of the configured name (``context_engine.clone_failed``): the
+        sub-agent never shares this agent's engine. The new host has its own pool
+        and the same model; close it when the sub-agent is done.
+        """
+        clone = self._bounded("clone_for_agent", self._methods["clone_for_agent"], _FAILED)
+        problem = clone_problem(clone, self.engine, self.engine_name)
+        if problem is None:
+            activation = replace(self.activation, engine=clone)
+        else:
+            logger.warning(
+                "context_engine.clone_failed",
+                engine=self.engine_name,
+                problem=problem,
+                effect="the sub-agent gets a new engine",
+            )
+            activation = activate(self.registry)
+        host = ContextHost(
+            self.registry, activation=activation, env=self._env, whole_window=self.whole_window
+        )
+        if self._model_call is not None:
+            host.update_model(*self._model_call)
+        return host
 
     # ------------------------------------------------------------------ per request
 

@@ -2,13 +2,14 @@
 
 A registration is a ``ContextEngine`` subclass, a factory (any callable
 returning an engine), or an engine instance. Each agent gets its own
-instance: classes and factories are called again, instances are deep-copied,
-so one agent's ``update_model`` can never change another's engine.
+instance: classes and factories are called again, instances give their
+``clone_for_agent()`` (a deep copy unless the engine says otherwise, as in
+Hermes Agent 0.22), so one agent's ``update_model`` can never change another's
+engine.
 """
 
 from __future__ import annotations
 
-import copy
 import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -33,7 +34,18 @@ def as_factory(obj: object) -> EngineFactory:
     """Wrap a registered object as a factory; raises TypeError for anything else."""
     if isinstance(obj, ContextEngine):
         template = obj
-        return lambda **_: copy.deepcopy(template)
+
+        def clone(**_: Any) -> ContextEngine:
+            engine = template.clone_for_agent()
+            if engine is template:
+                raise TypeError(
+                    f"{describe_registration(template)}: clone_for_agent() returned the "
+                    "registered instance itself, which every agent would share; return a "
+                    "new engine (the default returns copy.deepcopy(self))"
+                )
+            return engine
+
+        return clone
     if inspect.isclass(obj):
         if not issubclass(obj, ContextEngine):
             raise TypeError(

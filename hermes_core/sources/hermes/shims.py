@@ -41,6 +41,7 @@ from hermes_core.llm import LLM, AuxiliaryLLMConfig
 from hermes_core.sources.hermes.hermes_abc import (
     MEMORY_CONTEXT_MAX_CHARS,
     HermesContextEngine,
+    automatic_compaction_status_message,
     sanitize_memory_context,
 )
 
@@ -259,6 +260,7 @@ _STAND_INS: dict[str, tuple[bool, dict[str, Any]]] = {
             "ContextEngine": HermesContextEngine,
             "MEMORY_CONTEXT_MAX_CHARS": MEMORY_CONTEXT_MAX_CHARS,
             "sanitize_memory_context": sanitize_memory_context,
+            "automatic_compaction_status_message": automatic_compaction_status_message,
         },
     ),
     "agent.auxiliary_client": (False, {"call_llm": call_llm}),

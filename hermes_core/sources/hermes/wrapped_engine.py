@@ -8,12 +8,18 @@ signature takes, ``handle_tool_call(..., messages=)``,
 ``on_session_reset()``), with ``call_llm`` and ``get_hermes_home`` bound to
 this host's LLM and home on the calling thread. The counters Hermes engines
 keep (``last_prompt_tokens``, ``threshold_tokens``, ...) are read and written
-on the engine itself. ``select_context`` and ``on_turn_complete``, which
-Hermes never calls, keep the base class's defaults.
+on the engine itself.
+
+The hooks Hermes Agent 0.22 added (``select_context``, ``on_turn_complete``,
+``prune_tool_results_only``, ...) are forwarded only when the engine overrides
+its Hermes base class's default, as Hermes 0.22 checks: an engine written for
+0.19 lacks them and keeps our base class's defaults, so the host never calls
+what is not there.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,7 +30,8 @@ from hermes_core.llm import LLM
 from hermes_core.signatures import accepted_keywords
 from hermes_core.sources.hermes import shims
 from hermes_core.sources.hermes.attributes import ENGINE_ATTRIBUTES, forwarding
-from hermes_core.sources.hermes.forwarding import add_forwarding
+from hermes_core.sources.hermes.forwarding import HERMES_BASE_HOOKS, add_forwarding
+from hermes_core.sources.hermes.hermes_abc import HermesContextEngine
 
 __all__ = ["HermesPluginEngine"]
 
@@ -51,6 +58,21 @@ class HermesPluginEngine(ContextEngine):
         self._llm = llm
         self._home = hermes_home
         shims.bind_owner(self, llm, hermes_home)  # for threads the plugin starts itself
+        for hook in LATER_HOOKS:
+            if _overrides_hermes_default(inner, hook.name):
+                setattr(self, hook.name, _to_inner_by_signature(self, hook.name))
+
+    @property
+    def emit_automatic_compaction_status(self) -> bool:  # type: ignore[override]
+        """The engine's own choice; True for an engine written before Hermes 0.22."""
+        return bool(getattr(self._inner, "emit_automatic_compaction_status", True))
+
+    def clone_for_agent(self) -> HermesPluginEngine:
+        """A wrapper around the engine's ``clone_for_agent()`` (a deep copy for an engine
+        written before Hermes 0.22, as Hermes 0.19 made)."""
+        clone = getattr(self._inner, "clone_for_agent", None)
+        inner = self._call("clone_for_agent") if callable(clone) else copy.deepcopy(self._inner)
+        return HermesPluginEngine(inner, llm=self._llm, hermes_home=self._home, name=self._name)
 
     def _call(self, method: str, *args: Any, **kwargs: Any) -> Any:
         with shims.bound(self._llm, self._home):
@@ -150,6 +172,30 @@ class HermesPluginEngine(ContextEngine):
         return status
 
 
+def _overrides_hermes_default(inner: Any, name: str) -> bool:
+    """Whether ``inner``'s class defines ``name`` below Hermes' base class (the real one or
+    our stand-in): what Hermes Agent 0.22 checks before calling such a hook."""
+    for klass in type(inner).__mro__:
+        if name in vars(klass):
+            hermes_base = (
+                klass.__name__ == "ContextEngine" and klass.__module__ == "agent.context_engine"
+            )
+            return not (hermes_base or klass is HermesContextEngine or klass is object)
+    return False
+
+
+def _to_inner_by_signature(engine: HermesPluginEngine, name: str) -> Callable[..., Any]:
+    """``engine``'s inner ``name``, called with only the keywords it accepts (the host
+    offers ``session_id``, which Hermes' hooks do not take)."""
+    method = getattr(engine.inner, name)
+
+    def forward(*args: Any, **kwargs: Any) -> Any:
+        return engine._call(name, *args, **accepted_keywords(method, kwargs))
+
+    forward.__name__ = forward.__qualname__ = name
+    return forward
+
+
 def _to_inner(hook: Hook) -> Callable[..., Any]:
     def forward(self: HermesPluginEngine, *args: Any, **kwargs: Any) -> Any:
         return self._call(hook.name, *args, **kwargs)
@@ -157,6 +203,13 @@ def _to_inner(hook: Hook) -> Callable[..., Any]:
     return forward
 
 
-add_forwarding(HermesPluginEngine, _to_inner)
+#: The hooks of Hermes' base class since 0.20 that this class does not spell out: each is
+#: forwarded per engine, when the engine overrides Hermes' default.
+LATER_HOOKS = tuple(
+    h
+    for h in HERMES_BASE_HOOKS
+    if h.hermes_since != "0.19" and h.name not in vars(HermesPluginEngine)
+)
+add_forwarding(HermesPluginEngine, _to_inner, since="0.19")
 for _attribute in ENGINE_ATTRIBUTES:
     setattr(HermesPluginEngine, _attribute, forwarding(_attribute, lambda self: self.inner))
