@@ -207,7 +207,7 @@ def test_a_plugin_written_for_hermes_0_22_has_each_later_hook_called_on_our_host
     try:
         assert host.engine_name == "routing", host.status()
         host.update_model("m", 100_000)
-        conversation = [
+        conversation: list[dict[str, Any]] = [
             {"role": "system", "content": "agent"},
             {"role": "user", "content": "read it"},
             {

@@ -327,7 +327,7 @@ def test_a_wrapped_hermes_engine_gets_each_hook_it_defines_by_its_own_name(hook:
         (HermesContextEngine,),
         {"name": "inner", **{h.name: _recording(calls, h.name) for h in HOOKS.values()}},
     )
-    inner.__abstractmethods__ = frozenset()
+    inner.__abstractmethods__ = frozenset()  # type: ignore[attr-defined]
     wrapper = HermesPluginEngine(inner())
     positional, keywords = _arguments(hook)
     getattr(wrapper, hook.name)(*positional, **keywords)
@@ -350,7 +350,12 @@ def test_a_hook_a_hermes_engine_leaves_at_hermes_default_is_never_called_on_our_
         def __getattr__(self, name: str) -> Any:
             if name in {h.name for h in LATER}:
                 raise AttributeError(name)  # an engine written for Hermes 0.19
-            return lambda *args, **kwargs: calls.append(name) or []
+
+            def record(*args: Any, **kwargs: Any) -> list[Any]:
+                calls.append(name)
+                return []
+
+            return record
 
     wrapper = HermesPluginEngine(Written019())
     assert getattr(type(wrapper), hook.name) is getattr(ContextEngine, hook.name)

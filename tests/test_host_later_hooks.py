@@ -18,7 +18,7 @@ TOOL_CALL = {
         {"id": "c1", "type": "function", "function": {"name": "read", "arguments": "{}"}}
     ],
 }
-MESSAGES = [
+MESSAGES: list[dict[str, Any]] = [
     {"role": "system", "content": "You are terse."},
     {"role": "user", "content": "read the log"},
     TOOL_CALL,
