@@ -29,6 +29,7 @@ from hermes_core import (
     LLMNetworkError,
     LLMQuotaError,
     Message,
+    PruneGate,
     accepted_keywords,
     estimate_message_tokens,
     get_logger,
@@ -69,6 +70,7 @@ class CompressorEngine(ContextEngine):
         self.count_tokens = token_counter
         self.cooldown = FailureCooldown(clock) if clock else FailureCooldown()
         self.breaker = ThrashBreaker()
+        self.prune_gate = PruneGate.from_config(hermes_config or config)
         self.attempts_this_turn = 0
         self.last_summary_source: str | None = None
 
@@ -124,8 +126,36 @@ class CompressorEngine(ContextEngine):
 
     def on_session_reset(self) -> None:
         super().on_session_reset()
+        self.prune_gate.reset()
         self.breaker.reset()
         self.attempts_this_turn = 0
+
+    def prune_tool_results_only(
+        self, messages: list[Message], current_tokens: int | None = None
+    ) -> tuple[list[Message], int]:
+        """Below the threshold, old tool results become one-line descriptors and repeated
+        ones back-references, without an LLM (:mod:`hermes_compressor.pruning`).
+
+        As Hermes Agent's compressor: only past ``compression.proactive_prune_tokens``
+        (default 0: never), tool results of ``proactive_prune_min_result_chars`` or more,
+        the head (``protect_first_n``) and tail (``protect_last_n``) kept as they are,
+        and made only when it frees ``proactive_prune_min_reclaim_tokens``.
+        """
+        tokens = [self.count_tokens(m) for m in messages]
+        before = sum(tokens)
+        if not self.prune_gate.due(current_tokens, before):
+            return messages, 0
+        head = self.protect_first_n + (1 if messages and messages[0].get("role") == "system" else 0)
+        tail = max(head, len(messages) - self.protect_last_n)
+        if tail <= head:
+            return messages, 0
+        out = prune(messages, self.prune_gate.min_result_chars)
+        out[:head], out[tail:] = messages[:head], messages[tail:]
+        changed = [i for i, old in enumerate(messages) if out[i] is not old]
+        after = before - sum(tokens[i] - self.count_tokens(out[i]) for i in changed)
+        if not changed or not self.prune_gate.commit(before, after):
+            return messages, 0
+        return out, len(changed)
 
     def get_status(self) -> dict[str, Any]:
         status = super().get_status()

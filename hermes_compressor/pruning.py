@@ -66,8 +66,9 @@ def descriptor(content: str, function: Any) -> str:
     return f"[pruned tool result] {call} -> {outcome}: {first} ({len(content)} chars)"
 
 
-def prune(messages: Sequence[Any]) -> list[Any]:
-    """A pruned copy of ``messages`` (see the module docstring)."""
+def prune(messages: Sequence[Any], descriptor_min_chars: int = DESCRIPTOR_MIN_CHARS) -> list[Any]:
+    """A pruned copy of ``messages`` (see the module docstring); tool results of
+    ``descriptor_min_chars`` or more become descriptors."""
     functions: dict[Any, Any] = {}
     for message in messages:
         if isinstance(message, dict) and message.get("role") == "assistant":
@@ -91,7 +92,7 @@ def prune(messages: Sequence[Any]) -> list[Any]:
                 text = f"[same output as the later result of tool call {later}]"
             else:
                 latest[content] = call_id
-                if len(content) < DESCRIPTOR_MIN_CHARS:
+                if len(content) < descriptor_min_chars:
                     continue
                 text = descriptor(content, functions.get(call_id))
             out[index] = {**message, "content": text}

@@ -74,6 +74,7 @@ from hermes_core.messages import (
     text_of,
     validate_messages,
 )
+from hermes_core.prune_gate import PruneGate
 from hermes_core.redaction import REDACTED, redact
 from hermes_core.registry import (
     Activation,
@@ -148,6 +149,7 @@ __all__ = [
     "Message",
     "MessageProblem",
     "PluginContext",
+    "PruneGate",
     "Source",
     "UnknownKey",
     "__version__",

@@ -315,6 +315,29 @@ KEYS: tuple[KeyRule, ...] = (
         _hook_timeout_text(),
     ),
     KeyRule(
+        "compression.proactive_prune_tokens",
+        whole_number(0),
+        "a whole number of tokens, 0 or more (0: never)",
+        0,
+        "Hermes Agent's key: from this prompt size on (below the compression threshold), "
+        "engines that prune shrink old tool results without an LLM (0 turns it off).",
+    ),
+    KeyRule(
+        "compression.proactive_prune_min_result_chars",
+        whole_number(200),
+        "a whole number of characters, 200 or more",
+        8_000,
+        "Hermes Agent's key: tool results shorter than this are never pruned.",
+    ),
+    KeyRule(
+        "compression.proactive_prune_min_reclaim_tokens",
+        whole_number(0),
+        "a whole number of tokens, 0 or more",
+        4_096,
+        "Hermes Agent's key: a prune freeing less than this is not made (each one changes "
+        "the prompt's cached prefix).",
+    ),
+    KeyRule(
         "compression.context_timeout_seconds",
         seconds(0, 86_400),
         "a number of seconds from 0 to 86400 (0 runs passes without a timeout)",
