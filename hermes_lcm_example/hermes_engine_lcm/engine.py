@@ -17,7 +17,9 @@ from hermes_core import (
     FailureCooldown,
     HermesConfig,
     Message,
+    PruneGate,
     copy_messages,
+    estimate_message_tokens,
     estimate_tokens,
     get_logger,
     role_of,
@@ -26,6 +28,7 @@ from hermes_core import (
 from hermes_core import hermes_home as default_home
 from hermes_engine_lcm import tools
 from hermes_engine_lcm.compaction import compact
+from hermes_engine_lcm.pruning import is_lcm_stub, movable, stub
 from hermes_engine_lcm.relevance.errors import ModelError, missing_extra
 from hermes_engine_lcm.relevance.ranking import HybridRelevance, KeywordRelevance, Relevance
 from hermes_engine_lcm.render import SUMMARY_PREFIX, is_lcm_summary
@@ -33,10 +36,15 @@ from hermes_engine_lcm.selection import Shares, active_messages, build_request
 from hermes_engine_lcm.settings import LCMSettings
 from hermes_engine_lcm.store.cache import MessageCache
 from hermes_engine_lcm.store.keys import UNNAMED_SESSION, session_key
-from hermes_engine_lcm.store.messages import ingest, remember_handed
+from hermes_engine_lcm.store.messages import OVERLAP, fingerprint, ingest, remember_handed
 from hermes_engine_lcm.store.nodes import active_items
 from hermes_engine_lcm.store.open import open_store
-from hermes_engine_lcm.store.records import clear_active_context, open_session, session_counts
+from hermes_engine_lcm.store.records import (
+    clear_active_context,
+    latest_by_fingerprint,
+    open_session,
+    session_counts,
+)
 
 __all__ = ["LCMEngine"]
 
@@ -50,6 +58,11 @@ SUMMARY_SHARE_OF_THRESHOLD = 0.2
 KEPT_SELECTIONS = 64
 #: Seconds kept free before the host's deadline, so a pass never commits after it.
 DEADLINE_MARGIN = 0.25
+
+
+def _lcm_own(message: Any) -> bool:
+    """Whether ``message`` is LCM's own text (a summary or a stub), never stored as a message."""
+    return is_lcm_summary(message) or is_lcm_stub(message)
 
 
 class LCMEngine(ContextEngine):
@@ -71,7 +84,10 @@ class LCMEngine(ContextEngine):
     ) -> None:
         """``clock`` is what the LLM's failure cooldown reads (tests pass one that stands
         still, so that a cooldown is the same on a busy machine)."""
+        #: What made this engine, for clone_for_agent.
+        self._made_with = (config, hermes_home, llm, hermes_config, clock)
         self.settings = LCMSettings.from_config(config, hermes_config)
+        self.prune_gate = PruneGate.from_config(hermes_config or config)
         self.threshold_percent = self.settings.threshold
         # the host's environment and home (a check's throwaway ones included), never the
         # process's when the host said otherwise
@@ -141,7 +157,7 @@ class LCMEngine(ContextEngine):
         if not isinstance(messages, list) or not messages:
             return []
         with self.database.write(session_id) as db:
-            ids = ingest(db, session_id, messages, skip=is_lcm_summary, fts=self.database.fts)
+            ids = ingest(db, session_id, messages, skip=_lcm_own, fts=self.database.fts)
         if ids and self._embedder is not None:
             self._embedder.wake()
         return ids
@@ -221,6 +237,59 @@ class LCMEngine(ContextEngine):
             remember_handed(db, sid, active)
         return active
 
+    def prune_tool_results_only(
+        self,
+        messages: list[Message],
+        current_tokens: int | None = None,
+        session_id: str | None = None,
+    ) -> tuple[list[Message], int]:
+        """Below the threshold, move old tool results out of the request: each becomes a
+        stub naming its stored message, which ``lcm_expand`` returns whole.
+
+        Gated as Hermes Agent's compressor gates it (:class:`~hermes_core.PruneGate`:
+        ``compression.proactive_prune_tokens``, default 0: never); the fresh tail
+        (``lcm.fresh_tail_messages``) is kept as it is. Every message is stored before any
+        is stubbed, so nothing is lost.
+        """
+        sid = self._sid(session_id)
+        before = estimate_tokens(messages)
+        if not self.prune_gate.due(current_tokens, before, sid):
+            return messages, 0
+        tail = max(0, len(messages) - self.settings.fresh_tail_messages)
+        wanted = [i for i in range(tail) if movable(messages[i], self.prune_gate.min_result_chars)]
+        if not wanted:
+            return messages, 0
+        self._ingest(sid, messages)
+        out = list(messages)
+        with self.database.write(sid) as db:
+            stored = latest_by_fingerprint(db, sid, len(messages) + OVERLAP)
+            for i in wanted:
+                message_id = stored.get(fingerprint(messages[i]))
+                if message_id is not None:
+                    out[i] = stub(messages[i], message_id)
+            moved = [i for i in wanted if out[i] is not messages[i]]
+            freed = sum(
+                estimate_message_tokens(messages[i]) - estimate_message_tokens(out[i])
+                for i in moved
+            )
+            if not moved or not self.prune_gate.commit(before, before - freed, sid):
+                return messages, 0
+            remember_handed(db, sid, out)  # the host's list from now on: stubs, not results
+        return out, len(moved)
+
+    def clone_for_agent(self) -> LCMEngine:
+        """A new engine over the same store, for another agent: its own connections,
+        caches and embedding worker (none is shared), the same settings, LLM and model
+        figures."""
+        config, hermes_home, llm, hermes_config, clock = self._made_with
+        twin = LCMEngine(config, hermes_home, llm, hermes_config, clock=clock)
+        twin.model_thresholds = self.model_thresholds
+        twin._configured_threshold_percent = self._configured_threshold_percent
+        twin.threshold_percent = self.threshold_percent
+        twin.context_length = self.context_length
+        twin.threshold_tokens = self.threshold_tokens
+        return twin
+
     # ------------------------------------------------------------------ per request
 
     def select_context(
@@ -295,6 +364,7 @@ class LCMEngine(ContextEngine):
         self.database.checkpoint()
 
     def _forget(self, sid: str) -> None:
+        self.prune_gate.reset(sid)
         with self._lock:
             self._tail_exceeds.pop(sid, None)
             self._selections.pop(sid, None)

@@ -158,3 +158,16 @@ def session_totals(db: Connection, session_id: str) -> SessionTotals:
         "SELECT depth, COUNT(*) FROM summaries WHERE session_id = ? GROUP BY depth", (session_id,)
     )
     return SessionTotals(int(count), int(tokens), {int(d): int(n) for d, n in depths})
+
+
+def latest_by_fingerprint(db: Connection, session_id: str, count: int) -> dict[str, int]:
+    """The ids of the session's latest ``count`` stored messages by fingerprint (of equal
+    ones, the latest)."""
+    found: dict[str, int] = {}
+    rows = db.execute(
+        "SELECT fp, id FROM messages WHERE session_id = ? ORDER BY seq DESC LIMIT ?",
+        (session_id, count),
+    )
+    for fp, message_id in rows:
+        found.setdefault(fp, int(message_id))
+    return found
