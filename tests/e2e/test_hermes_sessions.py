@@ -123,7 +123,8 @@ if mode == "hermes":
     for n in range(turns):
         history = agent.run_conversation(ask(n), conversation_history=history)["messages"]
     print(json.dumps({"passes": agent.context_compressor.compression_count,
-                      "engine": agent.context_compressor.name}))
+                      "engine": agent.context_compressor.name,
+                      "threshold": agent.context_compressor.threshold_tokens}))
 else:
     from hermes_core import ContextHost
     from hermes_core.tokens import estimate_tokens
@@ -142,7 +143,7 @@ else:
         messages.append({"role": "assistant", "content": answer})
         host.record_usage({"prompt_tokens": estimate_tokens(messages), "completion_tokens": 100})
     print(json.dumps({"passes": host.status()["passes_compressed"], "engine": host.engine_name,
-                      "largest": largest}))
+                      "largest": largest, "threshold": host.status()["threshold_tokens"]}))
 """
 
 
@@ -172,6 +173,8 @@ def test_hermes_context_tuner_compacts_as_often_on_our_host_as_inside_hermes(
         results[mode] = last_json(done.stdout)
     print("compactions", results)
     assert results["hermes"]["engine"] == results["host"]["engine"] == "context-tuner"
+    # told the whole window, as Hermes tells it: the same threshold on both hosts
+    assert results["hermes"]["threshold"] == results["host"]["threshold"] > 0
     assert results["hermes"]["passes"] >= 2
     assert abs(results["hermes"]["passes"] - results["host"]["passes"]) <= 1, results
     assert max(llm_server.prompts("test-model")) < 128_000  # no request over the window
