@@ -3,7 +3,8 @@
 A line ``<!-- engine-hooks -->`` becomes one row per hook of
 :data:`hermes_core.hookspecs.HOOKS`: the host method an agent calls, how the
 host calls the engine, what the caller gets when the engine fails or is late,
-and whether (and how) Hermes Agent 0.19 calls it. The page cannot disagree
+whether (and how) Hermes Agent 0.19 calls it, and since which Hermes release its base
+class has it. The page cannot disagree
 with the declarations the host and the tests read.
 """
 
@@ -24,17 +25,18 @@ def render() -> str:
 
     rows = [
         "| hook | `ContextHost` method | how the host calls it | when it fails or is late "
-        "| Hermes Agent 0.19 |",
-        "|---|---|---|---|---|",
+        "| Hermes Agent 0.19 | in Hermes' base class since |",
+        "|---|---|---|---|---|---|",
     ]
     for hook in HOOKS.values():
         required = " (required)" if hook.required else ""
         hermes = f"yes: {hook.hermes}" if hook.hermes else "no"
-        if hook.hermes is None and hook.hermes_base:
+        if hook.hermes is None and hook.hermes_since == "0.19":
             hermes = "no (its base class has it)"
         rows.append(
             f"| `{hook.name}`{required} | `{hook.host_method}` | {HOW[hook.call]} "
-            f"| {hook.fallback.replace('``', '`')} | {hermes.replace('``', '`')} |"
+            f"| {hook.fallback.replace('``', '`')} | {hermes.replace('``', '`')} "
+            f"| {hook.hermes_since or 'never'} |"
         )
     return "\n".join(rows) + "\n"
 
