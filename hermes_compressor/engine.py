@@ -62,6 +62,8 @@ class CompressorEngine(ContextEngine):
         token_counter: Callable[[Any], int] = estimate_message_tokens,
         clock: Callable[[], float] | None = None,
     ) -> None:
+        #: What made this engine, for clone_for_agent.
+        self._made_with = (config, llm, hermes_config, token_counter, clock)
         self.settings = CompressorSettings.from_config(config, hermes_config)
         self.threshold_percent = self.settings.threshold
         self.protect_first_n = self.settings.protect_first_n
@@ -129,6 +131,21 @@ class CompressorEngine(ContextEngine):
         self.prune_gate.reset()
         self.breaker.reset()
         self.attempts_this_turn = 0
+
+    def clone_for_agent(self) -> CompressorEngine:
+        """A new compressor for another agent: the same settings, LLM and model figures, a
+        cooldown, anti-thrash record and prune gate of its own (a deep copy would copy the
+        cooldown's lock, which cannot be copied)."""
+        config, llm, hermes_config, token_counter, clock = self._made_with
+        twin = CompressorEngine(
+            config, llm, hermes_config, token_counter=token_counter, clock=clock
+        )
+        twin.model_thresholds = self.model_thresholds
+        twin._configured_threshold_percent = self._configured_threshold_percent
+        twin.threshold_percent = self.threshold_percent
+        twin.context_length = self.context_length
+        twin.threshold_tokens = self.threshold_tokens
+        return twin
 
     def prune_tool_results_only(
         self, messages: list[Message], current_tokens: int | None = None

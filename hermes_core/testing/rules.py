@@ -320,6 +320,41 @@ def two_instances_do_not_share_state(subject: ContractSubject) -> None:
     require(second.last_prompt_tokens == 0, "usage recorded on one instance reached the other")
 
 
+@_rule
+def clone_for_agent_gives_an_engine_of_its_own(subject: ContractSubject) -> None:
+    engine = subject.engine()
+    clone = engine.clone_for_agent()
+    require(isinstance(clone, ContextEngine), f"clone_for_agent returned {type(clone).__name__}")
+    require(clone is not engine, "clone_for_agent returned the engine itself")
+    require(clone.name == engine.name, f"the clone is named {clone.name!r}, not {engine.name!r}")
+    clone.update_model("another-model", 10_000)
+    require(
+        engine.context_length == subject.context_length,
+        "update_model on the clone changed the engine it was cloned from",
+    )
+    clone.close()
+
+
+@_rule
+def prune_tool_results_only_answers_the_list_or_a_smaller_valid_one(
+    subject: ContractSubject,
+) -> None:
+    messages = sample_conversation(12)
+    before = json.dumps(messages)
+    result = subject.engine().prune_tool_results_only(messages, current_tokens=50_000)
+    require(
+        isinstance(result, tuple) and len(result) == 2, "prune_tool_results_only answered no pair"
+    )
+    pruned, count = result
+    require(json.dumps(messages) == before, "prune_tool_results_only changed what it was given")
+    require(isinstance(count, int) and count >= 0, f"prune count {count!r} is not 0 or more")
+    if count == 0:
+        require(pruned is messages, "a prune of nothing must answer the very list it was given")
+        return
+    problem = _is_valid(pruned)
+    require(problem is None, f"prune_tool_results_only returned an invalid list: {problem}")
+
+
 @dataclass(frozen=True)
 class RuleOutcome:
     """How one rule went: ``problem`` is None when it holds."""
