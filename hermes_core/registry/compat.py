@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from packaging.requirements import InvalidRequirement, Requirement
-from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
@@ -13,7 +12,6 @@ from hermes_core._version import __version__
 
 __all__ = [
     "HERMES_DISTRIBUTION",
-    "parse_requires_hermes",
     "requires_dist_conflict",
     "running_version",
 ]
@@ -48,11 +46,3 @@ def requires_dist_conflict(requires: Iterable[str] | None) -> str | None:
                 f"requires hermes-context{requirement.specifier}, running hermes-context {version}"
             )
     return None
-
-
-def parse_requires_hermes(text: str) -> SpecifierSet:
-    """Parse a ``requires_hermes`` specifier (``">=0.1,<2"``); raises ValueError with a reason."""
-    try:
-        return SpecifierSet(text)
-    except InvalidSpecifier as exc:
-        raise ValueError(f"not a version specifier ({exc})") from None

@@ -2,8 +2,9 @@
 
 The layout of Hermes Agent's plugin guide: each engine folder holds
 ``__init__.py`` and, optionally, ``plugin.yaml`` (``description``,
-``version``, and hermes-context's ``requires_hermes``; Hermes' other keys are
-ignored). The folder names the engine, as in Hermes Agent; a manifest
+``version``, Hermes Agent's ``requires_hermes`` and hermes-context's
+``requires_hermes_context``, see :mod:`hermes_core.sources.manifests`; Hermes'
+other keys are ignored). The folder names the engine, as in Hermes Agent; a manifest
 ``name`` that differs is a warning. Listing reads ``plugin.yaml`` only; the
 package is imported, as Hermes imports it (see
 :mod:`hermes_core.sources.hermes.engine_folders`), when the engine is
@@ -22,8 +23,8 @@ from typing import TYPE_CHECKING, Any
 from hermes_core.config.yaml_source import YamlSyntaxError, parse_yaml
 from hermes_core.log import logger
 from hermes_core.names import is_valid_engine_name
-from hermes_core.registry.compat import parse_requires_hermes, running_version
 from hermes_core.registry.records import EngineRecord, EngineSource, EngineStatus
+from hermes_core.sources.manifests import manifest_gate
 
 if TYPE_CHECKING:
     from hermes_core.sources.source import DiscoveryContext
@@ -36,7 +37,7 @@ __all__ = [
 ]
 
 _MANIFEST = "plugin.yaml"
-_STRING_KEYS = ("name", "description", "version", "requires_hermes")
+_STRING_KEYS = ("name", "description", "version")
 
 
 def directory_records(plugin_dirs: Iterable[Path], limit: float = 0) -> list[EngineRecord]:
@@ -103,7 +104,7 @@ def _record(path: Path, limit: float) -> EngineRecord:
         data = {}
     if not isinstance(data, dict):
         return broken(f"{manifest}: expected a mapping of {', '.join(_STRING_KEYS)}")
-    for key in ("description", "requires_hermes"):
+    for key in ("description",):
         if key in data and not isinstance(data[key], str):
             return broken(f"{manifest}: key '{key}' expected a string, got {data[key]!r}")
     if "name" in data and str(data["name"]) != name:
@@ -123,16 +124,12 @@ def _record(path: Path, limit: float) -> EngineRecord:
         version=str(version) if version is not None else None,
         load=lambda: load_directory_engine(path, limit),
     )
-    if "requires_hermes" in data:
-        try:
-            specifier = parse_requires_hermes(data["requires_hermes"])
-        except ValueError as exc:
-            return broken(f"{manifest}: key 'requires_hermes' is {exc}")
-        if not specifier.contains(running_version(), prereleases=True):
-            record.status = EngineStatus.INCOMPATIBLE
-            record.reason = (
-                f"{manifest} requires hermes-context{specifier}, running {running_version()}"
-            )
+    try:
+        gate = manifest_gate(manifest, data)
+    except ValueError as exc:
+        return broken(str(exc))
+    if gate is not None:
+        record.status, record.reason = gate
     return record
 
 

@@ -38,6 +38,7 @@ from hermes_core.sources.hermes import shims
 from hermes_core.sources.hermes.engine_folders import INSTALL_HERMES, hermes_module_missing
 from hermes_core.sources.hermes.plugin_context import HermesPluginContext
 from hermes_core.sources.hermes.wrapped_engine import HermesPluginEngine
+from hermes_core.sources.manifests import manifest_gate
 from hermes_core.sources.packages import import_package, package_name
 
 if TYPE_CHECKING:
@@ -64,6 +65,8 @@ class HermesPlugin:
     declared: DeclaredEntryPoint | None = None
     #: ``provides_context_engine`` of its plugin.yaml: the engine names it says it registers.
     provides: tuple[str, ...] = ()
+    #: Why its plugin.yaml says it cannot run here (status and reason), or None.
+    gate: tuple[EngineStatus, str] | None = None
 
     @property
     def source(self) -> EngineSource:
@@ -94,12 +97,17 @@ def _manifest(folder: Path, manifest: Path) -> HermesPlugin | None:
     provides = data.get("provides_context_engine") or ()
     if isinstance(provides, str):
         provides = (provides,)
+    try:
+        gate = manifest_gate(manifest, data)
+    except ValueError as exc:
+        gate = (EngineStatus.BROKEN, str(exc))
     return HermesPlugin(
         name=name,
         path=folder,
         description=str(data.get("description", "") or ""),
         version=str(version) if version is not None else None,
         provides=tuple(p for p in provides if isinstance(p, str) and is_valid_engine_name(p)),
+        gate=gate,
     )
 
 
@@ -285,6 +293,8 @@ def _load(plugin: HermesPlugin, home: Path, limit: float) -> EngineRecord | None
     if plugin.path is not None and not _mentions_an_engine(plugin.path):
         logger.debug("hermes_plugin.no_engine", plugin=plugin.name, path=str(plugin.path))
         return None
+    if plugin.gate is not None:  # decided from its plugin.yaml: never imported
+        return broken(plugin.gate[1], plugin.gate[0])
     shims.install()
 
     def load() -> tuple[Callable[[Any], None] | None, Any]:
