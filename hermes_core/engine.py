@@ -229,7 +229,7 @@ class ContextEngine(ABC):
 
         ``phase`` says where (``"preflight"``, ``"compress"``, ``"idle"``);
         ``context`` may carry ``approx_tokens`` and ``threshold_tokens``. Default:
-        ``default_message``, or None when :attr:`emit_automatic_compaction_status`
+        ``default_message``, or None when ``emit_automatic_compaction_status``
         is False.
         """
         return default_message if self.emit_automatic_compaction_status else None

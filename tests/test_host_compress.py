@@ -94,9 +94,9 @@ def test_a_pass_past_the_timeout_keeps_the_original_and_drops_the_late_result(
     time.sleep(0.05)
     # the late result appears nowhere: not in the caller's list, not in later answers
     assert original == before
-    engine.late = [{"role": "user", "content": "second result"}]
+    engine.late = [{"role": "user", "content": "second result"}, MESSAGES[-1]]
     later = host.compress(original)
-    assert later == [{"role": "user", "content": "second result"}]
+    assert later == [{"role": "user", "content": "second result"}, MESSAGES[-1]]
     assert all("LATE RESULT" not in str(m) for m in later + original)
     assert host.status()["pass_timeouts"] == 1
 
@@ -133,7 +133,7 @@ def test_passes_of_different_sessions_run_concurrently() -> None:
             self, messages: Any, current_tokens: Any = None, focus_topic: Any = None
         ) -> Any:
             barrier.wait()
-            return messages[:2]
+            return [*messages[:2], messages[-1]]  # the turn in progress is kept
 
     host = host_for(Meeting, config=timeout_config(30))
     results: dict[str, Any] = {}
@@ -148,7 +148,7 @@ def test_passes_of_different_sessions_run_concurrently() -> None:
         thread.join()
     assert not barrier.broken, "the three sessions' passes did not run at the same time"
     assert sorted(results) == ["s0", "s1", "s2"]
-    assert all(len(r) == 2 for r in results.values())
+    assert all(len(r) == 3 for r in results.values())
     assert host.status()["passes_compressed"] == 3
 
 
@@ -218,8 +218,8 @@ def test_observers_hear_of_compressed_and_failed_passes(logs: EventCapture) -> N
     host.add_observer(Observer())
     host.add_observer(Broken())
     host.start_session("s7")
-    host.engine.result = [{"role": "user", "content": "short"}]  # type: ignore[attr-defined]
-    assert host.compress(messages()) == [{"role": "user", "content": "short"}]
+    host.engine.result = [{"role": "user", "content": "short"}, MESSAGES[-1]]  # type: ignore[attr-defined]
+    assert host.compress(messages()) == [{"role": "user", "content": "short"}, MESSAGES[-1]]
     host.engine.result = "garbage"  # type: ignore[attr-defined]
     host.compress(messages())
     assert heard == [
@@ -251,7 +251,7 @@ def test_observers_run_in_pluggys_order_and_show_in_its_tracing() -> None:
     undo = manager.enable_tracing()
     for label, first in [("first", False), ("early", True), ("raises", False), ("last", False)]:
         host.add_observer(observer(label, tryfirst=first))
-    host.engine.result = [{"role": "user", "content": "short"}]  # type: ignore[attr-defined]
+    host.engine.result = [{"role": "user", "content": "short"}, MESSAGES[-1]]  # type: ignore[attr-defined]
     try:
         host.compress(messages())
     finally:
@@ -309,7 +309,7 @@ def test_waiting_for_the_previous_pass_counts_against_the_timeout() -> None:
             future.result = result  # type: ignore[method-assign]
             return future
 
-    runner = PassRunner(lambda messages: messages[:1], RecordingPool())  # type: ignore[arg-type]
+    runner = PassRunner(lambda messages: messages[-1:], RecordingPool())  # type: ignore[arg-type]
     holder = runner._lock_for("s")
     holder.acquire()  # the previous pass of session "s" is still running
     waiting = threading.Event()

@@ -53,19 +53,20 @@ def test_a_pass_that_timed_out_before_it_started_never_runs_and_frees_its_sessio
     calls: list[str] = []
 
     def compress(messages: list[Any]) -> list[Any]:
-        calls.append(messages[0]["content"])
-        return [{"role": "user", "content": "3"}]
+        calls.append(messages[-1]["content"])
+        return messages[-1:]  # the earlier answer folded away, the turn kept
 
     runner = PassRunner(compress, pool)
-    first = [{"role": "user", "content": "first"}]
+    earlier = {"role": "assistant", "content": "an earlier answer " * 20}
+    first = [earlier, {"role": "user", "content": "first"}]
     assert runner.run("s1", first, {}, timeout=0.2).outcome == "pool_exhausted"
     # the session is not left busy by a pass that never started
-    second = [{"role": "user", "content": "second"}]
+    second = [earlier, {"role": "user", "content": "second"}]
     assert runner.run("s1", second, {}, timeout=0.2).outcome == "pool_exhausted"
     release.set()
-    third = [{"role": "user", "content": "third"}]
+    third = [earlier, {"role": "user", "content": "third"}]
     outcome = runner.run("s1", third, {}, timeout=10)
-    assert (outcome.outcome, outcome.messages) == ("compressed", [{"role": "user", "content": "3"}])
+    assert (outcome.outcome, outcome.messages) == ("compressed", third[-1:])
     assert calls == ["third"]
 
 
@@ -79,7 +80,7 @@ class Hanging:
     def __call__(self, messages: list[Any], **_: Any) -> list[Any]:
         self.started += 1
         self.release.wait(60)
-        return messages[:1]
+        return messages[-1:]
 
 
 #: A bound that a pass hanging for ever always reaches, and that a worker thread always
@@ -114,7 +115,7 @@ def test_hung_passes_do_not_starve_healthy_hosts_sharing_the_pool() -> None:
             run.join(120)
         assert [o.outcome for o in outcomes] == ["timeout"] * 4
         assert hung.started == 4 and pool.stuck == 4
-        healthy = PassRunner(lambda messages: messages[:1], pool)
+        healthy = PassRunner(lambda messages: messages[-1:], pool)
         result = healthy.run("other", history(), {}, timeout=30)
         assert result.outcome == "compressed"  # a new worker took a stuck one's place
     finally:
@@ -127,7 +128,7 @@ def test_a_pass_that_never_started_is_pool_exhausted_not_the_engines_timeout() -
     try:
         stuck = PassRunner(Hanging(release), pool)
         assert stuck.run("a", history(), {}, timeout=STARTS).outcome == "timeout"
-        healthy = PassRunner(lambda messages: messages[:1], pool)
+        healthy = PassRunner(lambda messages: messages[-1:], pool)
         outcome = healthy.run("b", history(), {}, timeout=0.3)  # no worker: never starts
         assert outcome.outcome == "pool_exhausted"
         assert "never started" in outcome.detail
@@ -140,7 +141,7 @@ def test_a_replaced_worker_that_finishes_leaves_instead_of_overfilling_the_pool(
     release = threading.Event()
     runner = PassRunner(Hanging(release), pool)
     assert runner.run("a", history(), {}, timeout=STARTS).outcome == "timeout"
-    done = PassRunner(lambda messages: messages[:1], pool).run("b", history(), {}, timeout=30)
+    done = PassRunner(lambda messages: messages[-1:], pool).run("b", history(), {}, timeout=30)
     assert done.outcome == "compressed"
     release.set()
     for _ in range(3000):  # the stuck worker finishes its task, then leaves

@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from hermes_core.containment import reraise_user_interrupt
 from hermes_core.host.bounded import LATE, NEVER_STARTED, Done, Raised, run_bounded
+from hermes_core.host.discards import discarded
 from hermes_core.host.pool import DaemonPool
 from hermes_core.messages import sanitize_tool_pairs, validate_messages
 from hermes_core.messages.copying import copy_messages
@@ -147,11 +148,17 @@ def _checked(messages: list[Any], result: Any, seconds: float) -> PassOutcome:
             # only orphaned results or unanswered calls: the repair Hermes Agent makes
             detail = "; ".join(str(p) for p in problems[:3])
             dropped = len(result) - len(repaired)
+            thrown = discarded(messages, repaired)
+            if thrown is not None:
+                return PassOutcome(messages, "invalid", seconds, thrown)
             outcome = PassOutcome(repaired, "compressed", seconds, detail, repaired=dropped)
             return _measured(messages, outcome)
     if problems or not result:
         detail = "; ".join(str(p) for p in problems[:3]) or "returned an empty list"
         return PassOutcome(messages, "invalid", seconds, detail)
+    thrown = discarded(messages, result)
+    if thrown is not None:
+        return PassOutcome(messages, "invalid", seconds, thrown)
     return _measured(messages, PassOutcome(result, "compressed", seconds))
 
 

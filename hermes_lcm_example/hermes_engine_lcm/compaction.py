@@ -78,7 +78,9 @@ def fresh_tail(
     items: Sequence[Item], meta: dict[int, MessageMeta], count: int, max_tokens: int | None = None
 ) -> int:
     """Index of the first item of the fresh tail: the last raw messages, at most ``count`` of
-    them and (after the first) at most ``max_tokens`` tokens in all, in whole tool groups."""
+    them and (after the first) at most ``max_tokens`` tokens in all, in whole tool groups;
+    and never after the latest raw user message, however long the turn in progress is (a
+    pass folds the past, never the ask the model is about to answer)."""
     seen = used = 0
     index = len(items)
     while index > 0 and seen < count and items[index - 1].kind == "message":
@@ -90,6 +92,11 @@ def fresh_tail(
         used += cost
     while index > 0 and items[index].kind == "message" and meta[items[index].ref_id].role == "tool":
         index -= 1  # keep a tool call with its results
+    ask = len(items)
+    while ask > 0 and items[ask - 1].kind == "message":
+        ask -= 1
+        if meta[items[ask].ref_id].role == "user":
+            return min(index, ask)  # the turn in progress stays whole
     return index
 
 
