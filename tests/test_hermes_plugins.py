@@ -171,7 +171,7 @@ def test_an_enabled_hermes_plugin_without_an_engine_is_not_loaded_nor_called_mis
     assert logs.named("hermes_plugin.missing") == []
 
 
-def test_an_installed_distribution_keeps_its_name_against_a_hermes_plugin(
+def test_an_enabled_hermes_plugin_takes_its_name_from_an_installed_distribution(
     tmp_path: Path, hermes_site: TemporarySite, logs: EventCapture
 ) -> None:
     hermes_site.add_engine("tidy-engine", "tidy", engine_module_source("tidy"))
@@ -179,12 +179,12 @@ def test_an_installed_distribution_keeps_its_name_against_a_hermes_plugin(
     registry = discover(load_config(home / "config.yaml", env={"HERMES_HOME": str(home)}))
     kinds = [(r.source.kind, r.status) for r in registry if r.name == "tidy"]
     assert kinds == [
-        ("entry_point", EngineStatus.AVAILABLE),
-        ("hermes_plugin", EngineStatus.DUPLICATE),
+        ("entry_point", EngineStatus.SHADOWED),
+        ("hermes_plugin", EngineStatus.AVAILABLE),
     ]
-    (event,) = logs.named("context_engine.duplicate_rejected")
-    assert event["kept"] == "distribution tidy-engine 1.0"
-    assert str(event["rejected"]).startswith("Hermes Agent plugin tidy-context in ")
+    (event,) = logs.named("context_engine.shadowed")
+    assert event["shadowed"] == "distribution tidy-engine 1.0"
+    assert str(event["used"]).startswith("Hermes Agent plugin tidy-context in ")
 
 
 def test_stand_ins_are_marked_and_only_installed_without_hermes(tmp_path: Path) -> None:

@@ -101,7 +101,7 @@ def test_a_second_registration_of_a_name_by_a_plugin_is_rejected(
     )
 
 
-def test_a_plugin_cannot_take_the_name_of_an_installed_engine(
+def test_a_plugin_cannot_take_the_name_of_the_default_engine(
     hermes_site: TemporarySite, logs: EventCapture
 ) -> None:
     add_plugin(hermes_site, "thief", CTX_PLUGIN.replace('"ctxengine"', '"compressor"'))

@@ -20,6 +20,7 @@ _STYLE = {
     "selected": "bold green",
     "available": "green",
     "duplicate": "yellow",
+    "shadowed": "yellow",
     "incompatible": "red",
     "broken": "red",
     "needs-hermes-agent": "yellow",

@@ -180,6 +180,16 @@ KEYS: tuple[KeyRule, ...] = (
         "Name of the one active context engine. Overridden by $HERMES_CONTEXT_ENGINE.",
     ),
     KeyRule(
+        "context.engine_source",
+        lambda value: value is None or (isinstance(value, str) and bool(value.strip())),
+        "a distribution name, a plugin name or an engine folder's path (or null)",
+        None,
+        "Which registration of context.engine runs when more than one source registers that "
+        "name: the distribution (hermes-engine-lcm), the plugin named in plugins.enabled "
+        "(hermes-lcm) or the engine folder. Unset, a plugin named in plugins.enabled wins over "
+        "an installed distribution or folder; otherwise the first source by precedence.",
+    ),
+    KeyRule(
         "context.reply_reserve_tokens",
         lambda value: value is None or whole_number(0)(value),
         "a whole number of tokens, 0 or more (or null: the smaller of 8192 and a quarter of "

@@ -48,6 +48,7 @@ def activate(registry: EngineRegistry) -> Activation:
             raise EngineNotFoundError(
                 choice.name, f"{origin} is {choice.name!r}, expected {ENGINE_NAME_RULE}"
             )
+        _check_source(registry, choice.name)
         try:
             engine = registry.create_engine(choice.name)
         except EngineNotFoundError as exc:
@@ -91,3 +92,20 @@ def activate(registry: EngineRegistry) -> Activation:
         record = registry.get(DEFAULT_ENGINE)
         assert record is not None
         return Activation(engine, record, choice.name, fallback=exc)
+
+
+def _check_source(registry: EngineRegistry, name: str) -> None:
+    """Raise :class:`~hermes_core.EngineNotFoundError` when ``context.engine_source`` names
+    a source that registers no ``name`` (the user asked for one registration, not any)."""
+    config = registry.config
+    wanted = config.value("context.engine_source")
+    record = registry.get(name)
+    if wanted is None or (record is not None and record.source.answers_to(wanted)):
+        return
+    offered = [str(r.source) for r in registry.records if r.name == name]
+    raise EngineNotFoundError(
+        name,
+        f"{config.locate('context.engine_source')} is {wanted!r}, which registers no engine "
+        f"'{name}'; registrations of '{name}': {', '.join(offered) or 'none'}. Set it to one "
+        "of their distributions, plugins or folders, or remove it",
+    )

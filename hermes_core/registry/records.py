@@ -19,6 +19,9 @@ class EngineStatus(str, enum.Enum):
     SELECTED = "selected"
     AVAILABLE = "available"
     DUPLICATE = "duplicate"
+    #: Registers a name that a plugin the user enabled by name (or ``context.engine_source``)
+    #: takes: it could run, but the user's explicit choice does.
+    SHADOWED = "shadowed"
     INCOMPATIBLE = "incompatible"
     BROKEN = "broken"
     #: Built on a part of Hermes Agent (its compressor), which is not installed here.
@@ -46,6 +49,21 @@ class EngineSource:
     version: str | None = None
     path: Path | None = None
     plugin: str | None = None
+
+    @property
+    def enabled_by_name(self) -> bool:
+        """Whether it comes from a plugin the user named in ``plugins.enabled`` (the only
+        plugins discovery loads)."""
+        return self.kind in ("general_plugin", "hermes_plugin")
+
+    def answers_to(self, key: str) -> bool:
+        """Whether ``key`` (a ``context.engine_source`` value) names this source: its
+        distribution, its plugin, or its folder (the path, or the folder's name)."""
+        key = key.strip()
+        names = {self.distribution, self.plugin}
+        if self.path is not None:
+            names |= {str(self.path), self.path.name}
+        return key in names
 
     def __str__(self) -> str:
         dist = f"{self.distribution} {self.version}".strip() if self.distribution else ""

@@ -25,8 +25,9 @@ from hermes_core.errors import (
 from hermes_core.llm.config import AuxiliaryLLMConfig
 from hermes_core.log import logger
 from hermes_core.markers import PROJECT_NAME
+from hermes_core.registry.compat import HERMES_DISTRIBUTION
 from hermes_core.registry.factories import EngineFactory, as_factory, build_engine
-from hermes_core.registry.records import EngineRecord, EngineStatus
+from hermes_core.registry.records import EngineRecord, EngineSource, EngineStatus
 from hermes_core.registry.validation import validate_engine
 from hermes_core.signatures import accepted_keywords
 
@@ -50,6 +51,11 @@ def _first_line(text: str | None) -> str:
     return (text or "").strip().splitlines()[0] if (text or "").strip() else ""
 
 
+def _source_key(source: EngineSource) -> str:
+    """What ``context.engine_source`` says to choose ``source``."""
+    return source.distribution or source.plugin or str(source.path)
+
+
 def _duplicate_reason(record: EngineRecord, kept: EngineRecord) -> str:
     """Why ``record`` is not used, saying which registration runs instead."""
     runs = f"'{record.name}' is already registered by {kept.source}"
@@ -68,8 +74,14 @@ class EngineRegistry:
     Hermes Agent plugins named in ``plugins.enabled``, in that order (see
     :mod:`hermes_core.sources.hermes.plugins`). A later registration of a
     taken name is kept in the listing with status ``duplicate`` and logged
-    as ``context_engine.duplicate_rejected`` naming both: an installed
-    ``hermes-engine-lcm`` keeps ``lcm`` against a Hermes plugin's ``lcm``.
+    as ``context_engine.duplicate_rejected`` naming both. The user's explicit
+    choice comes first: a plugin named in ``plugins.enabled`` takes its name
+    from an engine that is merely installed (a distribution's entry point, an
+    engine folder; never hermes-context's own ``compressor``), and
+    ``context.engine_source`` picks one registration of the selected name by
+    its distribution, plugin or folder; the one passed
+    over is listed ``shadowed`` and logged as ``context_engine.shadowed``
+    naming both, with the line that selects it instead.
     Registrations found ``incompatible`` or ``broken`` (bad metadata) are
     logged as ``context_engine.incompatible`` / ``context_engine.broken``.
 
@@ -104,7 +116,11 @@ class EngineRegistry:
 
     def _add(self, record: EngineRecord) -> None:
         kept = self._active.get(record.name)
-        if kept is None:
+        if kept is not None and record.status.usable and self._preferred(record, kept):
+            # the user named this one: in plugins.enabled, or in context.engine_source
+            self._active[record.name] = record
+            self._shadow(kept, record)
+        elif kept is None:
             self._active[record.name] = record
             self._warn_unusable(record)
         elif not kept.status.usable and record.status.usable:
@@ -117,6 +133,8 @@ class EngineRegistry:
                 passed_over=str(kept.source),
                 reason=_first_line(kept.reason),
             )
+        elif record.status.usable and self._preferred(kept, record):
+            self._shadow(record, kept)  # context.engine_source names the one registered first
         else:
             self._warn_unusable(record)
             record.reason = _duplicate_reason(record, kept)
@@ -128,6 +146,41 @@ class EngineRegistry:
                 rejected=str(record.source),
             )
         self._records.append(record)
+
+    def _preferred(self, record: EngineRecord, other: EngineRecord) -> bool:
+        """Whether the user chose ``record`` over ``other``, whichever was registered
+        first: by ``context.engine_source``, or, without that, by naming its plugin in
+        ``plugins.enabled`` where ``other`` is merely installed."""
+        wanted = self.config.value("context.engine_source")
+        if wanted is not None and record.name == self.config.engine.name:
+            if other.source.answers_to(wanted):
+                return False
+            if record.source.answers_to(wanted):
+                return True
+        if other.source.distribution == HERMES_DISTRIBUTION:
+            return False  # the house's own engines (the default) are never taken by a plugin
+        return record.source.enabled_by_name and not other.source.enabled_by_name
+
+    def _shadow(self, record: EngineRecord, used: EngineRecord) -> None:
+        wanted = self.config.value("context.engine_source")
+        why = (
+            "context.engine_source names it"
+            if wanted is not None and used.source.answers_to(wanted)
+            else f"{used.source.plugin} is named in plugins.enabled"
+        )
+        record.status = EngineStatus.SHADOWED
+        record.reason = (
+            f"'{record.name}' is taken by {used.source} ({why}); select this one with "
+            f"context.engine_source: {_source_key(record.source)}"
+        )
+        logger.warning(
+            "context_engine.shadowed",
+            name=record.name,
+            used=str(used.source),
+            shadowed=str(record.source),
+            why=why,
+            choose_other=f"context.engine_source: {_source_key(record.source)}",
+        )
 
     @staticmethod
     def _warn_unusable(record: EngineRecord) -> None:
