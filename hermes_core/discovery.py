@@ -26,7 +26,7 @@ from hermes_core.registry import EngineRegistry
 from hermes_core.sources.directories import DirectorySource
 from hermes_core.sources.entry_points import EntryPointSource
 from hermes_core.sources.general_plugins import GeneralPluginSource, new_plugin_manager
-from hermes_core.sources.hermes.plugins import HermesPluginSource
+from hermes_core.sources.hermes.plugins import HermesPluginSource, not_enabled_providers
 from hermes_core.sources.source import DiscoveryContext, Source
 
 __all__ = ["default_sources", "discover"]
@@ -61,4 +61,9 @@ def discover(
         if isinstance(source, HermesPluginSource):
             context.accounted_for |= source.names(context)
     records = [record for source in chosen for record in source.records(context)]
-    return EngineRegistry(records, config, context.plugin_manager)
+
+    def not_enabled(name: str) -> list[tuple[str, str]]:
+        found = not_enabled_providers(name, config.enabled_plugins, config.home, context.installed)
+        return [(plugin.plugin, plugin.source) for plugin in found]
+
+    return EngineRegistry(records, config, context.plugin_manager, not_enabled)

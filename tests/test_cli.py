@@ -5,6 +5,7 @@ from __future__ import annotations
 import builtins
 import json
 import os
+import shutil
 import subprocess
 import symtable
 import sys
@@ -584,3 +585,37 @@ def test_new_refuses_the_name_of_an_installed_or_built_in_engine(tmp_path: Path)
         assert result.returncode == 2
         assert f"engine '{taken}' already exists (distribution {source}" in result.stderr
     assert list(tmp_path.glob("hermes-engine-*")) == []
+
+
+def test_select_enables_a_present_hermes_plugin_in_the_same_edit_and_says_so(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "plugins" / "tidy-context"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "hermes_plugins" / "tidy-context", folder)
+    config = tmp_path / "config.yaml"
+    config.write_text("# my agent\nplugins:\n  enabled: []  # none yet\n", encoding="utf-8")
+    before = run("doctor", "tidy", home=tmp_path)  # present, not enabled: says so
+    said = " ".join(before.stdout.split())
+    assert before.returncode == 1 and "is not enabled" in said, said
+    assert "enabled: [tidy-context]" in said and "hermes-context select tidy" in said
+    result = run("select", "tidy", home=tmp_path)
+    assert result.returncode == 0, result.stderr + result.stdout
+    assert "enabled plugin tidy-context in plugins.enabled" in " ".join(result.stdout.split())
+    text = config.read_text(encoding="utf-8")
+    assert text.startswith("# my agent\nplugins:\n  enabled: [tidy-context]  # none yet\n")
+    assert yaml.safe_load(text) == {
+        "plugins": {"enabled": ["tidy-context"]},
+        "context": {"engine": "tidy"},
+    }
+    after = " ".join(run("doctor", "tidy", home=tmp_path).stdout.split())
+    assert "ok loads from Hermes Agent plugin tidy-context" in after  # (its LLM is not set)
+
+
+def test_select_of_a_name_no_plugin_registers_enables_nothing(tmp_path: Path) -> None:
+    folder = tmp_path / "plugins" / "tidy-context"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "hermes_plugins" / "tidy-context", folder)
+    config = tmp_path / "config.yaml"
+    config.write_text("plugins:\n  enabled: []\n", encoding="utf-8")
+    result = run("select", "nothing-here", home=tmp_path)
+    assert result.returncode != 0 and "not installed" in result.stderr + result.stdout
+    assert config.read_text(encoding="utf-8") == "plugins:\n  enabled: []\n"

@@ -184,3 +184,40 @@ def test_select_leaves_a_file_it_cannot_edit_untouched(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "not changed" in result.stderr and "by hand" in result.stderr
     assert config.read_text(encoding="utf-8") == text
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("", "plugins:\n  enabled: [p]\n"),
+        ("model:\n  default: x\n", "model:\n  default: x\nplugins:\n  enabled: [p]\n"),
+        ("plugins:\n", "plugins:\n  enabled: [p]\n"),
+        ("plugins:\n  dirs: [a]\n", "plugins:\n  enabled: [p]\n  dirs: [a]\n"),
+        ("plugins: {dirs: [a]}\n", "plugins: {enabled: [p], dirs: [a]}\n"),
+        ("plugins:\n  enabled: []\n", "plugins:\n  enabled: [p]\n"),
+        ("plugins:\n  enabled: [a, b]  # mine\n", "plugins:\n  enabled: [a, b, p]  # mine\n"),
+        (
+            "plugins:\n  enabled:\n    - a\n    - b   # second\n  dirs: []\n",
+            "plugins:\n  enabled:\n    - a\n    - b   # second\n    - p\n  dirs: []\n",
+        ),
+        ("plugins:\n  enabled: ~ # later\n", "plugins:\n  enabled: [p]  # later\n"),
+        (
+            "plugins:\r\n  enabled:\r\n    - a\r\n",
+            "plugins:\r\n  enabled:\r\n    - a\r\n    - p\r\n",
+        ),
+        ("plugins:\n  enabled: [p]\n", "plugins:\n  enabled: [p]\n"),
+    ],
+)
+def test_enabling_a_plugin_adds_one_entry_in_the_lists_own_style(before: str, after: str) -> None:
+    from hermes_core.config.enabling import enable_plugin
+
+    assert enable_plugin(before, "p") == after
+
+
+def test_enabling_refuses_a_shape_it_cannot_edit_safely() -> None:
+    from hermes_core.config.editing import ConfigEditError
+    from hermes_core.config.enabling import enable_plugin
+
+    for text in ("plugins: [a]\n", "plugins:\n  enabled: a\n", "- a\n"):
+        with pytest.raises(ConfigEditError):
+            enable_plugin(text, "p")

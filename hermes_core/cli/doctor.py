@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from hermes_core.cli.common import USE_CONFIG_HELP, load, scratch_registry
@@ -13,6 +15,9 @@ from hermes_core.errors import (
     EngineNotFoundError,
 )
 from hermes_core.testing.rules import ContractSubject, check_contract
+
+if TYPE_CHECKING:
+    from hermes_core.hermes_agent.forecast import HermesForecast
 
 __all__ = ["command"]
 
@@ -44,7 +49,7 @@ def command(ctx: click.Context, name: str | None, use_config: bool) -> None:
     Hermes Agent will run with your HERMES_HOME's config.yaml and enabled plugins,
     and why (Hermes' own loaders are asked, in a separate process).
     """
-    _hermes_forecast(ctx)
+    predicted = _hermes_forecast(ctx)
     with scratch_registry(ctx, use_config) as registry:
         name = name or registry.config.engine.name
         say("doctor: engine [bold]{name}[/]", name=name)
@@ -61,6 +66,8 @@ def command(ctx: click.Context, name: str | None, use_config: bool) -> None:
                     "then run doctor again",
                 ),
             )
+            if "is not enabled" in str(exc):
+                hint = f"enable the plugin that registers it: hermes-context select {name}"
             say("  [red]x[/] {exc}\n    what to do: {hint}", exc=exc, hint=hint)
             ctx.exit(1)
         record = registry.get(name)
@@ -85,19 +92,28 @@ def command(ctx: click.Context, name: str | None, use_config: bool) -> None:
         )
         ctx.exit(1)
     say("  [green]ok[/] all {total} contract rules hold", total=len(outcomes))
+    if predicted is not None and predicted.runs != predicted.configured:
+        say(
+            "  [red]x[/] Hermes Agent will run {runs}, not the selected {configured}\n"
+            "    what to do: {fix}",
+            runs=predicted.runs,
+            configured=predicted.configured,
+            fix=predicted.explain(),
+        )
+        ctx.exit(1)
 
 
-def _hermes_forecast(ctx: click.Context) -> None:
+def _hermes_forecast(ctx: click.Context) -> HermesForecast | None:
     from hermes_core.hermes_agent.forecast import forecast
     from hermes_core.sources.hermes.shims import hermes_installed
 
     if not hermes_installed():
-        return
+        return None
     home = load(ctx).home
     predicted = forecast(home)
     if predicted is None:
         say("Hermes Agent: could not ask it which engine it runs for {home}", home=home)
-        return
+        return None
     say(
         "Hermes Agent (for {home}) will run: [bold]{runs}[/]: {why}",
         home=home,
@@ -108,3 +124,4 @@ def _hermes_forecast(ctx: click.Context) -> None:
         say("  {line}", line=line)
     for line in predicted.rejected:
         say("  [yellow]{line}[/]", line=line)
+    return predicted

@@ -7,12 +7,14 @@ from pathlib import Path
 
 import click
 
+from hermes_core import discovery
 from hermes_core.cli.common import discover
 from hermes_core.cli.output import fail, say
-from hermes_core.config import HermesConfig
+from hermes_core.config import HermesConfig, load_config
 from hermes_core.config.editing import ConfigEditError, set_context_engine, write_config_text
+from hermes_core.config.enabling import enable_plugin
 from hermes_core.names import ENGINE_NAME_RULE, is_valid_engine_name
-from hermes_core.registry import EngineStatus
+from hermes_core.registry import EngineRecord, EngineRegistry, EngineStatus
 
 __all__ = ["command"]
 
@@ -26,11 +28,18 @@ __all__ = ["command"]
 )
 @click.pass_context
 def command(ctx: click.Context, name: str, create: bool) -> None:
-    """Select engine NAME in config.yaml (it must be installed and compatible)."""
+    """Select engine NAME in config.yaml (it must be installed and compatible).
+
+    A plugin present but not in plugins.enabled that registers NAME is enabled in the
+    same edit, and the command says so.
+    """
     if not is_valid_engine_name(name):
         fail(f"{name!r} is not {ENGINE_NAME_RULE}")
     registry = discover(ctx)
     record = registry.get(name)
+    enable: str | None = None
+    if record is None:
+        enable, record = _enabling(registry, name)
     if record is None:
         known = ", ".join(registry.names()) or "none"
         fail(
@@ -58,7 +67,7 @@ def command(ctx: click.Context, name: str, create: bool) -> None:
     try:
         # bytes, not read_text: its newline translation would rewrite a CRLF file
         text = path.read_bytes().decode("utf-8") if path.exists() else ""
-        edited = set_context_engine(text, name)
+        edited = set_context_engine(enable_plugin(text, enable) if enable else text, name)
     except (OSError, UnicodeDecodeError) as exc:
         fail(f"{path}: cannot read it ({exc})")
     except ConfigEditError as exc:
@@ -66,7 +75,25 @@ def command(ctx: click.Context, name: str, create: bool) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     write_config_text(path, edited)
     say("selected [bold]{name}[/] ({source}) in {path}", name=name, source=record.source, path=path)
+    if enable:
+        say("enabled plugin [bold]{plugin}[/] in plugins.enabled there", plugin=enable)
     _say_what_overrides(config, name)
+
+
+def _enabling(registry: EngineRegistry, name: str) -> tuple[str | None, EngineRecord | None]:
+    """A plugin present but not enabled that registers engine ``name``, once enabled: its
+    name and the engine's record (``None, None`` when none does). Each candidate is loaded,
+    as enabling it would."""
+    config = registry.config
+    for plugin, _ in registry.not_enabled_plugins(name):
+        enabled = [*config.enabled_plugins, plugin]
+        trial = load_config(
+            config.path or {}, env=config.env, overrides={"plugins": {"enabled": enabled}}
+        )
+        record = discovery.discover(trial).get(name)
+        if record is not None and record.status.usable and record.source.plugin == plugin:
+            return plugin, record
+    return None, None
 
 
 def _say_what_overrides(config: HermesConfig, name: str) -> None:

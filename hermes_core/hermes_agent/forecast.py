@@ -65,7 +65,8 @@ try:
                 out["other_engine"] = candidate.name
             else:
                 try:
-                    copy.deepcopy(candidate)
+                    clone = getattr(candidate, "clone_for_agent", None)
+                    clone() if callable(clone) else copy.deepcopy(candidate)
                 except Exception as exc:
                     out["runs"] = "compressor"
                     out["why"] = "not_copyable"
@@ -109,14 +110,16 @@ class HermesForecast:
             "folder": f"Hermes loads '{self.configured}' from its plugins/context_engine/ folder",
             "plugin": f"an enabled plugin registered '{self.configured}' first, and it copies",
             "not_found": f"no folder or enabled plugin registers '{self.configured}': Hermes "
-            "falls back to its built-in compressor",
+            "falls back to its built-in compressor; enable the plugin that provides it "
+            f"(hermes-context select {self.configured} does it)",
             "other_plugin_first": f"another enabled plugin registered its engine "
             f"({self.detail}) before '{self.configured}': Hermes keeps the first one it loads "
             "(in its discovery order: folders, then entry points, not the order of "
             "plugins.enabled) and falls back to its built-in compressor; disable that plugin "
             "(hermes plugins disable NAME, named below)",
-            "not_copyable": f"'{self.configured}' cannot be deep-copied ({self.detail}): Hermes "
-            "falls back to its built-in compressor; the engine needs a __deepcopy__",
+            "not_copyable": f"'{self.configured}' cannot be copied per agent ({self.detail}): "
+            "Hermes falls back to its built-in compressor; the engine needs a clone_for_agent "
+            "(or __deepcopy__) that builds a fresh engine",
         }
         return said.get(self.why, self.why)
 

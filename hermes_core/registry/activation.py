@@ -62,6 +62,13 @@ def activate(registry: EngineRegistry) -> Activation:
                     f"{'; '.join(failed)}. Fix or reinstall the plugin, or set context.engine "
                     f"to one of: {known}",
                 ) from exc
+            hint = registry.not_enabled_hint(choice.name)
+            if hint is not None:
+                raise EngineNotFoundError(
+                    choice.name,
+                    f"{origin} selects context engine '{choice.name}', which is not enabled: "
+                    f"{hint}",
+                ) from exc
             raise EngineNotFoundError(
                 choice.name,
                 f"{origin} selects context engine '{choice.name}', which is not installed; "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import pluggy
@@ -97,8 +97,10 @@ class EngineRegistry:
         records: Iterable[EngineRecord],
         config: HermesConfig,
         plugin_manager: pluggy.PluginManager | None = None,
+        not_enabled: Callable[[str], list[tuple[str, str]]] | None = None,
     ) -> None:
         self.config = config
+        self._not_enabled = not_enabled
         #: The general plugins loaded during discovery; observers are called through it.
         self.plugin_manager = plugin_manager or _plugin_manager()
         self._records: list[EngineRecord] = []
@@ -220,6 +222,24 @@ class EngineRegistry:
             and record.source.kind in ("hermes_plugin", "general_plugin")
         ]
 
+    def not_enabled_plugins(self, name: str) -> list[tuple[str, str]]:
+        """The plugins present but not in ``plugins.enabled`` that may register engine
+        ``name``, as ``(plugin name, where it is)``: read from metadata and source text
+        when discovery was asked (nothing is imported); empty otherwise."""
+        return self._not_enabled(name) if self._not_enabled is not None else []
+
+    def not_enabled_hint(self, name: str) -> str | None:
+        """What to tell a user who selected ``name`` that only a plugin present but not
+        enabled may register, or None when there is no such plugin."""
+        present = self.not_enabled_plugins(name)
+        if not present:
+            return None
+        plugins = ", ".join(f"'{plugin}' ({where})" for plugin, where in present)
+        return (
+            f"{plugins} may register it, and plugins.enabled does not name it. Add it there "
+            f"(plugins:\n  enabled: [{present[0][0]}]), or run: hermes-context select {name}"
+        )
+
     def names(self) -> list[str]:
         """The engine names that can be activated (neither incompatible nor broken)."""
         return [name for name, record in self._active.items() if record.status.usable]
@@ -237,6 +257,9 @@ class EngineRegistry:
         """
         record = self._active.get(name)
         if record is None:
+            hint = self.not_enabled_hint(name)
+            if hint is not None:
+                raise EngineNotFoundError(name, f"context engine '{name}' is not enabled: {hint}")
             known = ", ".join(self.names()) or "none"
             raise EngineNotFoundError(
                 name,

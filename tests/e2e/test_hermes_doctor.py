@@ -43,7 +43,7 @@ def register(ctx):
 
 
 def doctor(python: Path, home: Path) -> str:
-    """What doctor prints (whatever its exit code: the engine's own checks may fail)."""
+    """What doctor prints, and its exit code last (``exit=N``)."""
     done = subprocess.run(
         [str(python), "-m", "hermes_core", "doctor"],
         env=environment(home, python),
@@ -51,7 +51,7 @@ def doctor(python: Path, home: Path) -> str:
         text=True,
         timeout=600,
     )
-    return " ".join(done.stdout.split())  # the console wraps long lines
+    return " ".join(done.stdout.split()) + f" exit={done.returncode}"  # the console wraps
 
 
 def test_doctor_says_another_enabled_plugin_registers_first_inside_hermes(
@@ -62,6 +62,9 @@ def test_doctor_says_another_enabled_plugin_registers_first_inside_hermes(
     assert "will run: compressor" in said
     assert "another enabled plugin registered its engine (lossless-hermes) before 'lcm'" in said
     assert "Plugin 'hermes-context' tried to register a context engine" in said
+    # what will run is not what is selected: doctor fails, and says what to do
+    assert "Hermes Agent will run compressor, not the selected lcm" in said
+    assert said.endswith("exit=1")
 
 
 def test_doctor_says_an_engine_that_cannot_be_copied_falls_back(
@@ -73,7 +76,8 @@ def test_doctor_says_an_engine_that_cannot_be_copied_falls_back(
     (folder / "plugin.yaml").write_text("name: locked\n", encoding="utf-8")
     (folder / "__init__.py").write_text(UNCOPYABLE, encoding="utf-8")
     said = doctor(hermes_python, home)
-    assert "will run: compressor" in said and "'locked' cannot be deep-copied" in said
+    assert "will run: compressor" in said and "'locked' cannot be copied per agent" in said
+    assert said.endswith("exit=1")
 
 
 def test_doctor_says_our_engine_runs_when_it_is_the_one_enabled(
@@ -82,6 +86,7 @@ def test_doctor_says_our_engine_runs_when_it_is_the_one_enabled(
     home = hermes_home(tmp_path, llm_server.url, "lcm", "hermes-context")
     said = doctor(hermes_python, home)
     assert "will run: lcm: an enabled plugin registered 'lcm' first" in said
+    assert said.endswith("exit=0")
 
 
 def test_a_plugin_whose_modules_import_each_other_runs_inside_hermes_too(

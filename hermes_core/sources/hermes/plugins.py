@@ -33,7 +33,7 @@ from hermes_core.llm import LLM
 from hermes_core.log import logger
 from hermes_core.names import is_valid_engine_name
 from hermes_core.registry.records import EngineRecord, EngineSource, EngineStatus
-from hermes_core.sources.entry_points import DeclaredEntryPoint
+from hermes_core.sources.entry_points import DeclaredEntryPoint, InstalledEntryPoints
 from hermes_core.sources.hermes import shims
 from hermes_core.sources.hermes.engine_folders import INSTALL_HERMES, hermes_module_missing
 from hermes_core.sources.hermes.plugin_context import HermesPluginContext
@@ -407,3 +407,50 @@ class HermesPluginSource:
             context.register_timeout,
         )
         return records
+
+
+@dataclass(frozen=True)
+class NotEnabled:
+    """A plugin that is present but not named in ``plugins.enabled``, and may register an
+    engine of the name asked for."""
+
+    #: The name to add to ``plugins.enabled``.
+    plugin: str
+    #: Where it is, as a listing says it.
+    source: str
+
+
+def not_enabled_providers(
+    name: str,
+    enabled: Sequence[str],
+    home: Path,
+    installed: InstalledEntryPoints,
+) -> list[NotEnabled]:
+    """The plugins present but not enabled that may register engine ``name``, read from
+    metadata and source text only (nothing is imported): a plugin named ``name``, one whose
+    plugin.yaml lists it in ``provides_context_engine``, or one whose code registers an
+    engine and mentions ``"name"`` as a string. General plugins (group ``hermes.plugins``)
+    count when named ``name``."""
+    found: list[NotEnabled] = []
+    for plugin in find_hermes_plugins(home / "plugins", installed.hermes_agent_plugins).values():
+        if plugin.name in enabled:
+            continue
+        if plugin.declared is not None and plugin.declared.distribution.is_hermes:
+            continue
+        folder = _plugin_folder(plugin)
+        maybe = (
+            plugin.name == name
+            or name in plugin.provides
+            or (
+                folder is not None
+                and _mentions(folder, _MARK)
+                and (_mentions(folder, f'"{name}"') or _mentions(folder, f"'{name}'"))
+            )
+        )
+        if maybe:
+            found.append(NotEnabled(plugin.name, str(plugin.source)))
+    for declared in installed.plugins:
+        plugin_name = declared.entry_point.name
+        if plugin_name == name and plugin_name not in enabled:
+            found.append(NotEnabled(plugin_name, f"general plugin {plugin_name}"))
+    return found
