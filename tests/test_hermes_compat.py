@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from hermes_core import ContextHost, EngineStatus
+from hermes_core import ContextHost
 from hermes_core.sources.hermes import shims
 from hermes_core.testing import EventCapture, sample_conversation
 
@@ -123,24 +123,58 @@ def test_a_hermes_plugin_whose_modules_import_each_other_runs_on_the_host(tmp_pa
     assert answer["file"] == str(folder / "tools.py")  # __file__ is the plugin's own
 
 
-def test_a_plugin_built_on_hermes_compressor_says_it_needs_hermes_agent(
+def test_a_plugin_built_on_hermes_compressor_runs_on_our_compressor_without_hermes(
     tmp_path: Path, logs: EventCapture
 ) -> None:
     at = home(tmp_path, "plugins:\n  enabled: [built-on-compressor]\ncontext:\n  engine: tuned\n")
     plugin_folder(at, "built-on-compressor")
     running = host(at)
-    assert running.engine_name == "compressor"
-    record = running.registry.get("tuned")
-    assert record is not None and record.status is EngineStatus.NEEDS_HERMES_AGENT
-    assert "pip install hermes-agent" in str(record.reason)
-    assert "agent.context_compressor" in str(record.reason)
-    assert logs.named("context_engine.needs_hermes_agent")
-    listed = cli("engines", at=at)
-    assert "needs-hermes-agent" in listed.stdout and "Traceback" not in listed.stdout
-    checked = cli("engines", "--check", at=at)
-    assert checked.returncode == 1  # the selected engine cannot be used
-    doctor = cli("doctor", "tuned", at=at)
-    assert "pip install hermes-agent" in doctor.stdout
+    assert running.engine_name == "tuned", running.status()
+    running.update_model("m", 64_000)
+    status = running.status()
+    # Hermes' own threshold for a 64,000-token window (85% of it), as inside Hermes
+    assert status["threshold_tokens"] == 54_400 and status["context_length"] == 64_000
+    conversation = sample_conversation(100)
+    result = running.compress(conversation, force=True)
+    assert 3 < len(result) < len(conversation)
+    assert result[0] == conversation[0] and result[-1] == conversation[-1]
+    assert running.status()["passes_compressed"] == 1
+    assert not logs.named("context_engine.needs_hermes_agent")
+
+
+REACHING_PAST = """
+from agent.context_compressor import ContextCompressor
+
+
+class Reaching(ContextCompressor):
+    @property
+    def name(self):
+        return "reaching"
+
+    def compress(self, messages, current_tokens=None, focus_topic=None):
+        self.bind_session_state(None, "s")  # Hermes' session database: not stood in for
+        return super().compress(messages, current_tokens, focus_topic)
+
+
+def register(ctx):
+    ctx.register_context_engine(Reaching())
+"""
+
+
+def test_a_plugin_reaching_past_the_compressor_stand_in_is_told_what_is_missing(
+    tmp_path: Path, logs: EventCapture
+) -> None:
+    at = home(tmp_path, "plugins:\n  enabled: [reaching]\ncontext:\n  engine: reaching\n")
+    folder = at / "plugins" / "reaching"
+    folder.mkdir(parents=True)
+    (folder / "plugin.yaml").write_text("name: reaching\n", encoding="utf-8")
+    (folder / "__init__.py").write_text(REACHING_PAST, encoding="utf-8")
+    running = host(at)
+    conversation = sample_conversation(10)
+    assert running.compress(conversation, force=True) is conversation  # never less, silently
+    (failed,) = logs.named("context_engine.compress_failed")
+    assert "has no attribute 'bind_session_state'" in failed["detail"]
+    assert "pip install hermes-agent" in failed["detail"]
 
 
 BROKEN_LCM = """

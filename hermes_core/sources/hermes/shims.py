@@ -1,6 +1,8 @@
 """Stand-ins for the Hermes Agent modules a context-engine plugin imports.
 
 ``agent`` and ``agent.context_engine`` (the base class),
+``agent.context_compressor`` (``ContextCompressor``, backed by our compressor:
+see :mod:`~hermes_core.sources.hermes.compressor_stand_in`),
 ``agent.auxiliary_client`` (``call_llm``), ``hermes_cli`` and
 ``hermes_cli.config`` (``get_hermes_home``). :func:`install` puts a finder on
 ``sys.meta_path`` (never anything on disk) the first time a Hermes plugin is
@@ -38,6 +40,7 @@ from typing import Any
 
 from hermes_core.config.home import hermes_home
 from hermes_core.llm import LLM, AuxiliaryLLMConfig
+from hermes_core.sources.hermes.compressor_stand_in import ContextCompressor
 from hermes_core.sources.hermes.hermes_abc import (
     MEMORY_CONTEXT_MAX_CHARS,
     HermesContextEngine,
@@ -251,6 +254,15 @@ def call_llm(
     return _response(answer.text, usage, str(getattr(answer, "model", "") or ""))
 
 
+def current_llm() -> LLM | None:
+    """The auxiliary LLM of the host the calling thread runs for (see :func:`call_llm`), or
+    None when it has none or cannot be told: what the compressor stand-in summarises with."""
+    if _bound.get():
+        return _llm.get()
+    sole, llm = _sole(0)
+    return llm if sole else None
+
+
 #: The stand-ins by module name: (is a package, attributes).
 _STAND_INS: dict[str, tuple[bool, dict[str, Any]]] = {
     "agent": (True, {}),
@@ -263,6 +275,7 @@ _STAND_INS: dict[str, tuple[bool, dict[str, Any]]] = {
             "automatic_compaction_status_message": automatic_compaction_status_message,
         },
     ),
+    "agent.context_compressor": (False, {"ContextCompressor": ContextCompressor}),
     "agent.auxiliary_client": (False, {"call_llm": call_llm}),
     "hermes_cli": (True, {}),
     "hermes_cli.config": (False, {"get_hermes_home": get_hermes_home}),
