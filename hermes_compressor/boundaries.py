@@ -54,6 +54,7 @@ def find_boundaries(
     settings: CompressorSettings,
     tail_budget: int,
     summary_prefix: str,
+    most_tail_messages: int | None = None,
 ) -> Boundaries:
     """Head: system prompt plus ``protect_first_n``; tail: budgeted, with the guarantees below.
 
@@ -62,7 +63,10 @@ def find_boundaries(
     ``tail_budget``: the budget scales with the window, so on a small one a
     pass still frees room. Then it grows to hold ``min_tail_user_messages``
     user messages, the last real user message (not a summary) and the last
-    assistant reply with text, and never starts on a tool result.
+    assistant reply with text, and never starts on a tool result. With
+    ``most_tail_messages`` the budgeted tail is first cut to that many messages
+    (the guarantees still apply): a manual pass over a conversation that fits the
+    budget whole.
     """
     count = len(messages)
     head = 0
@@ -81,6 +85,8 @@ def find_boundaries(
             break  # on a small window the budget wins, so a pass always frees room
         used += cost
         tail -= 1
+    if most_tail_messages is not None:
+        tail = max(tail, count - most_tail_messages, head)
 
     users = 0
     last_user = last_reply = None

@@ -43,6 +43,8 @@ logger = get_logger("hermes_core.engines.compressor")
 _ABORTING = (LLMAuthError, LLMQuotaError, LLMNetworkError)
 _SUMMARY_TOKENS = (256, 4_000)
 _MIN_SUMMARY_TOKENS = 64
+#: The most tail messages a manual pass keeps when the tail budget would hold them all.
+MANUAL_TAIL = 8
 
 
 class CompressorEngine(ContextEngine):
@@ -214,6 +216,10 @@ class CompressorEngine(ContextEngine):
         clean = sanitize_tool_pairs(messages)
         tokens = [self.count_tokens(m) for m in clean]
         bounds = self._boundaries(clean, tokens)
+        if bounds.middle_size == 0 and (force or focus_topic):
+            # a manual pass over a conversation the tail budget holds whole: as Hermes'
+            # compressor does, keep a short tail (at most 8 messages) and fold the rest
+            bounds = self._boundaries(clean, tokens, min(self.protect_last_n, MANUAL_TAIL))
         if bounds.middle_size == 0:
             return clean
         head, middle, tail = (
@@ -249,16 +255,18 @@ class CompressorEngine(ContextEngine):
         self.breaker.pass_ran()
         return result
 
-    def _boundaries(self, messages: list[Message], tokens: list[int]) -> Boundaries:
+    def _boundaries(
+        self, messages: list[Message], tokens: list[int], most_tail: int | None = None
+    ) -> Boundaries:
         """The head and tail of a pass. When what they keep would hold the threshold on
         their own (a window too small for ``protect_first_n`` long messages), the head
         keeps the system prompt only: a pass must leave the request room."""
         budget = self._tail_budget()
-        bounds = find_boundaries(messages, tokens, self.settings, budget, SUMMARY_PREFIX)
+        bounds = find_boundaries(messages, tokens, self.settings, budget, SUMMARY_PREFIX, most_tail)
         kept = sum(tokens[: bounds.head]) + sum(tokens[bounds.tail :])
         if self.settings.protect_first_n and 0 < self.threshold_tokens <= kept:
             narrow = dataclasses.replace(self.settings, protect_first_n=0)
-            bounds = find_boundaries(messages, tokens, narrow, budget, SUMMARY_PREFIX)
+            bounds = find_boundaries(messages, tokens, narrow, budget, SUMMARY_PREFIX, most_tail)
         return bounds
 
     def _summarise(

