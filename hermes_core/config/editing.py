@@ -69,19 +69,19 @@ def _append_context(text: str, value_text: str, newline: str) -> str:
     return f"{text}{separator}context:{newline}  engine: {value_text}{newline}"
 
 
-def _fill_null_context(text: str, key: yaml.Node, value_text: str, newline: str) -> str:
-    """``context:`` (or ``context: ~``) with nothing under it: an ``engine`` line goes under
-    it; the null goes, a comment on the line stays."""
+def fill_null_section(text: str, key: yaml.Node, entry: str, newline: str) -> str:
+    """A section ``key:`` (or ``key: ~``) with nothing under it gets the line ``entry``
+    (``engine: lcm``) under it; the null goes, a comment on the line stays."""
     rest = text[key.end_mark.index :].split("\n", 1)
     line = rest[0].rstrip("\r")
     match = _NULL_LINE.fullmatch(line[1:]) if line.startswith(":") else None
     if match is None:
-        raise ConfigEditError("'context:' has a value on its line that is not plain null")
+        raise ConfigEditError(f"'{key.value}:' has a value on its line that is not plain null")
     if match.group(1) is not None:
         line = (line[: 1 + match.start(1)] + line[1 + match.end(1) :]).rstrip()
     indent = " " * (key.start_mark.column + 2)
     end = key.end_mark.index + len(rest[0].rstrip("\r"))
-    return f"{text[: key.end_mark.index]}{line}{newline}{indent}engine: {value_text}{text[end:]}"
+    return f"{text[: key.end_mark.index]}{line}{newline}{indent}{entry}{text[end:]}"
 
 
 def _replace_engine(text: str, context: yaml.MappingNode, value: yaml.Node, name: str) -> str:
@@ -126,7 +126,7 @@ def _edit(text: str, name: str, newline: str) -> str:
     if context.start_mark.index < key.end_mark.index:
         raise ConfigEditError("'context' is an alias of another node, which the edit would change")
     if isinstance(context, yaml.ScalarNode) and context.tag == "tag:yaml.org,2002:null":
-        return _fill_null_context(text, key, value_text, newline)
+        return fill_null_section(text, key, f"engine: {value_text}", newline)
     if not isinstance(context, yaml.MappingNode):
         raise ConfigEditError("'context' is not a mapping")
     engine = _find(context, "engine")

@@ -20,6 +20,7 @@ from hermes_core.config.editing import (
     _compose_top,
     _find,
     _scalar,
+    fill_null_section,
 )
 from hermes_core.config.yaml_source import parse_yaml
 
@@ -86,7 +87,7 @@ def _edit(text: str, name: str, newline: str) -> str:
     if plugins.start_mark.index < key.end_mark.index:
         raise ConfigEditError("'plugins' is an alias of another node")
     if isinstance(plugins, yaml.ScalarNode) and plugins.tag == "tag:yaml.org,2002:null":
-        return _null_block(text, key, name, newline)
+        return fill_null_section(text, key, f"enabled: [{_scalar(name, None)}]", newline)
     if not isinstance(plugins, yaml.MappingNode):
         raise ConfigEditError("'plugins' is not a mapping")
     enabled = _find(plugins, "enabled")
@@ -100,22 +101,6 @@ def _edit(text: str, name: str, newline: str) -> str:
     if not isinstance(value, yaml.SequenceNode):
         raise ConfigEditError("'plugins.enabled' is not a list")
     return _into_sequence(text, value, name, newline)
-
-
-def _null_block(text: str, key: yaml.Node, name: str, newline: str) -> str:
-    """``plugins:`` (or ``plugins: ~``) with nothing under it: an ``enabled`` line goes
-    under it; the null goes, a comment on the line stays."""
-    end = _line_end(text, key.end_mark.index)
-    line = text[key.end_mark.index : end].rstrip("\r")
-    match = _NULL_LINE.fullmatch(line[1:]) if line.startswith(":") else None
-    if match is None:
-        raise ConfigEditError("'plugins' has a value on its line that is not plain null")
-    if match.group(1) is not None:
-        line = (line[: 1 + match.start(1)] + line[1 + match.end(1) :]).rstrip()
-    indent = " " * (key.start_mark.column + 2)
-    stop = key.end_mark.index + len(text[key.end_mark.index : end].rstrip("\r"))
-    entry = f"{indent}enabled: [{_scalar(name, None)}]"
-    return f"{text[: key.end_mark.index]}{line}{newline}{entry}{text[stop:]}"
 
 
 def _enabled(data: Any) -> list[Any]:

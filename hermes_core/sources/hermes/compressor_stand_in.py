@@ -24,6 +24,7 @@ from __future__ import annotations
 import importlib.metadata
 from typing import Any
 
+from hermes_core.sources.hermes.attributes import ENGINE_ATTRIBUTES, forwarding
 from hermes_core.sources.hermes.hermes_abc import HermesContextEngine
 
 __all__ = ["COVERED", "ContextCompressor", "hermes_threshold"]
@@ -50,18 +51,6 @@ def hermes_threshold(
     return percent, tokens
 
 
-#: The counters Hermes' compressor keeps, read and written on the engine behind it.
-_COUNTERS = (
-    "last_prompt_tokens",
-    "last_completion_tokens",
-    "last_total_tokens",
-    "threshold_tokens",
-    "context_length",
-    "compression_count",
-    "threshold_percent",
-    "protect_first_n",
-    "protect_last_n",
-)
 #: The methods forwarded to the engine behind it, as Hermes' compressor has them.
 _METHODS = (
     "should_compress_info",
@@ -76,7 +65,7 @@ _METHODS = (
 #: Everything of Hermes' compressor this stand-in offers, besides Python's own names.
 COVERED = frozenset(
     {
-        *_COUNTERS,
+        *ENGINE_ATTRIBUTES,
         *_METHODS,
         "name",
         "update_from_response",
@@ -109,16 +98,6 @@ def _compressor_class() -> Any:
         "hermes-context's compressor is not installed (entry point 'compressor' in group "
         "hermes.context_engines): reinstall hermes-context"
     )
-
-
-def _forwarded(attribute: str) -> property:
-    def get(self: ContextCompressor) -> Any:
-        return getattr(self._engine, attribute)
-
-    def set_(self: ContextCompressor, value: Any) -> None:
-        setattr(self._engine, attribute, value)
-
-    return property(get, set_, doc=f"The compressor's ``{attribute}``.")
 
 
 def _method(name: str) -> Any:
@@ -235,7 +214,7 @@ class ContextCompressor(HermesContextEngine):
         )
 
 
-for _attribute in _COUNTERS:
-    setattr(ContextCompressor, _attribute, _forwarded(_attribute))
+for _attribute in ENGINE_ATTRIBUTES:  # the counters Hermes' compressor keeps, on ours
+    setattr(ContextCompressor, _attribute, forwarding(_attribute, lambda self: self._engine))
 for _name in _METHODS:
     setattr(ContextCompressor, _name, _method(_name))
