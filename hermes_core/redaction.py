@@ -215,15 +215,16 @@ def describe_secret(value: object) -> str:
     return f"{type(value).__name__} (hidden{size})"
 
 
-def quote_body(text: str, limit: int = 200) -> str:
+def quote_body(text: str, limit: int = 200, work: Work | None = None) -> str:
     """Text a server (or a user) sent, fit to quote in an error: at most ``limit`` characters,
     redacted.
 
     The text is cut before it is redacted, with room for a secret that
-    straddles the cut, so the cost does not grow with the text's length.
+    straddles the cut, so the cost does not grow with the text's length (``work``,
+    when given, counts the characters the patterns were run over).
     """
     head = text[: limit + MAX_WIDTH]
-    cleaned = redact(head)
+    cleaned = redact(head, work)
     if len(cleaned) <= limit and len(head) == len(text):
         return cleaned
     return cleaned[: max(0, limit - 3)] + "..."

@@ -56,7 +56,7 @@ def test_the_default_engine_is_imported_only_when_selected(hermes_site: Temporar
 def test_importing_the_library_loads_no_console_or_command_line_package() -> None:
     probe = (
         "import sys, json; import hermes_core; "
-        "print(json.dumps([m for m in ('rich', 'click', 'plotille', 'structlog') "
+        "print(json.dumps([m for m in ('rich', 'click', 'plotille', 'structlog', 'httpx') "
         "if m in sys.modules]))"
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)

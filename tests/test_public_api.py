@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 import importlib
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -49,7 +51,14 @@ def test_every_name_in_all_exists_and_the_client_loads_only_when_asked() -> None
     for module, names in PUBLIC.items():
         loaded = importlib.import_module(module)
         assert all(hasattr(loaded, name) for name in names), module
-    assert hermes_core.ChatClient.__name__ == "ChatClient"
+    probe = (
+        "import sys, hermes_core; before = 'httpx' in sys.modules; "
+        "client = hermes_core.ChatClient; print(before, 'httpx' in sys.modules, client.__name__)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
+    ).stdout.split()
+    assert out == ["False", "True", "ChatClient"]  # httpx loads with the client, not before
 
 
 def test_our_engines_import_only_public_names() -> None:

@@ -81,18 +81,21 @@ def test_a_keyboard_interrupt_in_the_main_thread_belongs_to_the_user() -> None:
     with pytest.raises(KeyboardInterrupt):
         host.compress(sample_conversation(3))
     contained: list[BaseException] = []
+    # the same Ctrl-C raised by engine code run inline on a thread that is not the main one
+    off = host_for(Exiting, config={"compression": {"context_timeout_seconds": 0}})
+    off.engine.kind = KeyboardInterrupt  # type: ignore[attr-defined]
 
     def off_main() -> None:
         try:
-            exercise(host_for(Exiting))
+            exercise(off)
         except BaseException as exc:  # pragma: no cover - the assertion below says it
             contained.append(exc)
 
-    host_for(Exiting).engine.kind = KeyboardInterrupt  # type: ignore[attr-defined]
     worker = threading.Thread(target=off_main)
     worker.start()
     worker.join()
     assert contained == []
+    assert off.counters.hook_failures >= 8  # each call's KeyboardInterrupt, contained
 
 
 def test_an_observer_raising_system_exit_stops_nothing() -> None:

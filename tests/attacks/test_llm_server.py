@@ -110,7 +110,19 @@ def test_replay_logs_in_json_carry_no_key_from_the_query_string(tmp_path: Path) 
     assert KEY[8:24] not in done.stdout + done.stderr
 
 
-def test_a_malformed_megabyte_answer_is_quoted_without_redacting_all_of_it() -> None:
+def test_a_malformed_megabyte_answer_is_quoted_without_redacting_all_of_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from hermes_core import redaction
+
+    redacted: list[int] = []
+    whole = redaction.redact
+
+    def counting(text: str, work: Any = None) -> str:
+        redacted.append(len(text))
+        return whole(text, work)
+
+    monkeypatch.setattr(redaction, "redact", counting)
     body = b"a-" * 500_000  # the text that made redaction quadratic
     reply = (200, {"Content-Type": "application/json"}, body)
     with ChatServer(reply=lambda request: reply) as server:
@@ -118,6 +130,8 @@ def test_a_malformed_megabyte_answer_is_quoted_without_redacting_all_of_it() -> 
         with pytest.raises(LLMResponseError, match="malformed") as caught:
             client.complete([{"role": "user", "content": "hi"}])
     assert len(str(caught.value)) < 400
+    # the answer was quoted (redaction ran), over what is quoted: never the megabyte
+    assert redacted and sum(redacted) < 20_000
 
 
 SECRET = "sk-live-0123456789abcdefghijSECRET"
