@@ -2,7 +2,15 @@
 locked, redacting adversarial text, a gzip bomb, and memory after many sessions.
 
 Each figure is printed beside what the attack cost before its fix where that can be
-measured in the same run (the quadratic URL pattern, on a smaller input).
+measured in the same run (the quadratic URL pattern, on a smaller input). Each claim is
+a ratio judged against its bound (``judging.py``); the script exits 1 when one misses:
+redaction stays linear (1 MiB costs at most twice 16 times 64 KiB); the old URL
+pattern costs at least 10 times what ``redact`` does now; a gzip bomb at most
+doubles peak RSS (inflated, it would be some 25 times); the memory held after 4,000
+sessions is at most 1.5 times that after 2,000 (linear growth, the bug, doubles); a
+locked session's writer fails within 1.5 times ``lcm.lock_timeout_seconds``; and
+while a store is down a call takes no longer than one did while it was up (the
+breaker answers without waiting for the store).
 """
 
 from __future__ import annotations
@@ -21,6 +29,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from judging import Target, judge
+
 from hermes_core.redaction import redact
 from hermes_core.testing import host_for
 
@@ -37,20 +47,27 @@ def _seconds(function: Any, repeat: int = 3) -> float:
     return statistics.median(times)
 
 
-def redaction() -> None:
+def redaction() -> list[Target]:
+    targets = []
     for fragment in ("a-", "sk-", "a://", "token=", "?key="):
         text = (fragment * (1_048_576 // len(fragment) + 1))[:1_048_576]
-        print(f"redact 1 MiB of {fragment!r}...: {_seconds(partial(redact, text)) * 1000:.0f} ms")
-    small = ("a-" * 20_000)[:40_000]
-    old = _seconds(lambda: _OLD_URL.sub("x", small), repeat=1)
-    new = _seconds(lambda: redact(small))
+        big = _seconds(partial(redact, text))
+        small = _seconds(partial(redact, text[:65_536]))
+        print(f"redact 1 MiB of {fragment!r}...: {big * 1000:.0f} ms")
+        # linear: 16 times the text costs about 16 times as much
+        targets.append(Target(f"redact 1 MiB / 64 KiB of {fragment!r}", big / small, 32.0))
+    small_text = ("a-" * 20_000)[:40_000]
+    old = _seconds(lambda: _OLD_URL.sub("x", small_text), repeat=1)
+    new = _seconds(lambda: redact(small_text))
     print(
         f"40 KB of 'a-': the old URL pattern alone {old * 1000:.0f} ms, redact() now "
         f"{new * 1000:.1f} ms ({old / new:.0f}x)"
     )
+    targets.append(Target("the old URL pattern / redact() now", old / new, 10.0, at_least=True))
+    return targets
 
 
-def gzip_bomb() -> None:
+def gzip_bomb() -> list[Target]:
     from tests.servers import ChatServer
 
     packer = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
@@ -80,9 +97,11 @@ def gzip_bomb() -> None:
         f"{int(before) / 1024:.0f} MB before the call, {int(after) / 1024:.0f} MB after; "
         f"refused in {float(seconds) * 1000:.0f} ms"
     )
+    # inflated, the gigabyte would be some 25 times the process; importing the client is not
+    return [Target("gzip bomb: peak RSS after / before the call", int(after) / int(before), 2.0)]
 
 
-def stores() -> None:
+def stores() -> list[Target]:
     import psycopg
     from hermes_engine_lcm import LCMEngine
     from hermes_engine_lcm.store.keys import session_key
@@ -106,6 +125,12 @@ def stores() -> None:
             f"a locked session: a writer fails after {locked:.2f} s (lcm.lock_timeout_seconds "
             "10; before: waited for ever, holding a pooled connection)"
         )
+        healthy = []
+        for n in range(10):
+            history.append({"role": "user", "content": f"before {n}"})
+            start = time.perf_counter()
+            host.turn_complete(history)
+            healthy.append(time.perf_counter() - start)
         server.crash()
         times = []
         for n in range(10):
@@ -132,9 +157,17 @@ def stores() -> None:
             "(the breaker's next try; before: 24.9 s for the first call)"
         )
         host.close()
+    return [
+        Target("a locked session's writer / lcm.lock_timeout_seconds", locked / 10.0, 1.5),
+        Target(
+            "a store that is down: a later call / a call while it was up (medians)",
+            statistics.median(times[1:]) / statistics.median(healthy),
+            1.0,
+        ),
+    ]
 
 
-def sessions() -> None:
+def sessions() -> list[Target]:
     from hermes_engine_lcm import LCMEngine
 
     with tempfile.TemporaryDirectory() as home:
@@ -172,12 +205,15 @@ def sessions() -> None:
         + ", ".join(f"{n:,}: {mb:.1f} MB" for n, mb in sizes.items())
         + " (before: 320 MB at 2,000)"
     )
+    # bounded caches fill first; linear growth (the bug) would double from 2,000 to 4,000
+    return [Target("memory held: 4,000 / 2,000 sessions", sizes[4_000] / sizes[2_000], 1.5)]
+
+
+def main() -> int:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    print("== attacks: what they cost now ==")
+    return judge([*redaction(), *gzip_bomb(), *sessions(), *stores()])
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    print("== attacks: what they cost now ==")
-    redaction()
-    gzip_bomb()
-    sessions()
-    stores()
+    raise SystemExit(main())
