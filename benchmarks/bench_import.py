@@ -1,10 +1,14 @@
 """What ``import hermes_core`` costs an embedder: time, side by side with a bare interpreter
 and with what the library used to load (structlog, and through it rich), and which heavy
-packages it loads. Target: neither rich nor click nor plotille is imported.
+packages it loads. Targets: neither rich nor click nor plotille is imported; what
+``import hermes_core`` adds to a bare interpreter is at most 0.75x what it added with
+structlog and rich (measured 0.42x and 0.60x).
 
 And what the pytest plugin costs every pytest run where hermes-context is installed: its
 import once pytest is loaded (as pytest loads it), against importing what the plugin
-loaded before (``hermes_core.testing``). Target: at most 20 ms."""
+loaded before (``hermes_core.testing``). Target: at most 0.1x that (measured 0.01x; it
+was an absolute 20 ms, which says nothing on another machine). The script exits 1 when
+a target misses (``judging.py``)."""
 
 from __future__ import annotations
 
@@ -13,6 +17,8 @@ import statistics
 import subprocess
 import sys
 import time
+
+from judging import Target, judge
 
 HEAVY = ("rich", "click", "plotille", "structlog", "httpx", "matplotlib")
 PROBE = (
@@ -69,18 +75,24 @@ def main() -> int:
         f"before: {before * 1000:.0f} ms (+{(before - bare) * 1000:.0f} ms)"
     )
     heavy = [name for name in loaded if name in ("rich", "click", "plotille")]
-    print(
-        f"heavy packages loaded: {loaded or 'none'}; target (no rich, click, plotille): "
-        + ("met" if not heavy else "MISSED")
-    )
+    print(f"heavy packages loaded: {loaded or 'none'}")
     plugin = plugin_ms("hermes_context_pytest")
     old_plugin = plugin_ms("hermes_core.testing")
     print(
         f"pytest plugin import, pytest loaded: {plugin:.1f} ms (before, as hermes_core.testing."
-        f"plugin: {old_plugin:.1f} ms, {old_plugin / plugin:.0f}x); target <= 20 ms: "
-        + ("met" if plugin <= 20 else "MISSED")
+        f"plugin: {old_plugin:.1f} ms)"
     )
-    return 0 if not heavy and plugin <= 20 else 1
+    return judge(
+        [
+            Target("rich, click or plotille loaded by import hermes_core", len(heavy), 0),
+            Target(
+                "import hermes_core's cost / with structlog and rich as before",
+                (ours - bare) / (before - bare),
+                0.75,
+            ),
+            Target("the pytest plugin's import / what it loaded before", plugin / old_plugin, 0.1),
+        ]
+    )
 
 
 if __name__ == "__main__":
