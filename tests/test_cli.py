@@ -619,3 +619,38 @@ def test_select_of_a_name_no_plugin_registers_enables_nothing(tmp_path: Path) ->
     result = run("select", "nothing-here", home=tmp_path)
     assert result.returncode != 0 and "not installed" in result.stderr + result.stdout
     assert config.read_text(encoding="utf-8") == "plugins:\n  enabled: []\n"
+
+
+def test_the_cli_reports_the_engine_the_host_runs_when_the_environment_selects_it(
+    tmp_path: Path,
+) -> None:
+    env = dict(os.environ, HERMES_HOME=str(tmp_path), HERMES_CONTEXT_ENGINE="lcm", COLUMNS="200")
+    env.pop("HERMES_CONFIG", None)
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "hermes_core", *args],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+
+    host = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from hermes_core import ContextHost; print(ContextHost.from_config().engine_name)",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    ).stdout.strip()
+    listed = json.loads(cli("engines", "--json").stdout)
+    doctor = " ".join(cli("doctor").stdout.split())
+    assert host == "lcm"
+    assert (listed["selected"], listed["used"]) == ("lcm", "lcm")
+    assert listed["selected_by"] == "environment variable HERMES_CONTEXT_ENGINE"
+    assert doctor.startswith("doctor: engine lcm")

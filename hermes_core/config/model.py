@@ -62,10 +62,11 @@ class HermesConfig:
     def isolated(self, home: Path, *, settings: bool = False) -> HermesConfig:
         """This configuration as a check should see it: ``home`` as ``$HERMES_HOME``, only
         the sections hermes-context itself reads (engines get their defaults), and an
-        environment holding only ``HERMES_HOME`` and the variable that holds the auxiliary
-        LLM's key. With ``settings`` (``--use-config``) every section is kept, so engines
-        run with the user's settings, except the keys their rules mark ``state``: those
-        keep their defaults (``scratch``), under ``home``.
+        environment holding only ``HERMES_HOME``, the variable that holds the auxiliary
+        LLM's key and ``$HERMES_CONTEXT_ENGINE`` (a selection, not state: the check is of
+        the engine the host would run). With ``settings`` (``--use-config``) every
+        section is kept, so engines run with the user's settings, except the keys their
+        rules mark ``state``: those keep their defaults (``scratch``), under ``home``.
 
         Commands that check or try engines (``engines --check``, ``doctor``,
         ``replay``) create them with an isolated configuration, so that no engine
@@ -79,6 +80,8 @@ class HermesConfig:
         key_variable = self.value("auxiliary.compression.api_key_env")
         if isinstance(key_variable, str) and key_variable in self.env:
             env[key_variable] = self.env[key_variable]
+        if "HERMES_CONTEXT_ENGINE" in self.env:
+            env["HERMES_CONTEXT_ENGINE"] = self.env["HERMES_CONTEXT_ENGINE"]
         return replace(self, data=data, home=home, env=env, scratch=True)
 
     @property
