@@ -160,9 +160,11 @@ class CompressorEngine(ContextEngine):
         the head (``protect_first_n``) and tail (``protect_last_n``) kept as they are,
         and made only when it frees ``proactive_prune_min_reclaim_tokens``.
         """
+        if not self.prune_gate.reached(current_tokens):
+            return messages, 0  # before counting: an agent asks after every response
         tokens = [self.count_tokens(m) for m in messages]
         before = sum(tokens)
-        if not self.prune_gate.due(current_tokens, before):
+        if not self.prune_gate.grown_back(before):
             return messages, 0
         head = self.protect_first_n + (1 if messages and messages[0].get("role") == "system" else 0)
         tail = max(head, len(messages) - self.protect_last_n)

@@ -58,14 +58,17 @@ class PruneGate:
         engine is given it (a value that does not fit, or none, is the default: off)."""
         return cls(*(int(_value(config, key)) for key in _KEYS))
 
-    def due(self, current_tokens: int | None, size_tokens: int, session: str = "") -> bool:
-        """Whether a prune may run now: pruning is on, the prompt (``current_tokens``, the
-        last real one; None when unknown) has reached the trigger, and the conversation
-        (``size_tokens``, the engine's estimate) has grown back since the last prune."""
+    def reached(self, current_tokens: int | None) -> bool:
+        """Whether pruning is on and the prompt (``current_tokens``, the last real one;
+        None when unknown) has reached the trigger. Cheap: ask it before measuring the
+        conversation, which is the engine's work."""
         if self.trigger_tokens <= 0:
             return False
-        if current_tokens is not None and current_tokens < self.trigger_tokens:
-            return False
+        return current_tokens is None or current_tokens >= self.trigger_tokens
+
+    def grown_back(self, size_tokens: int, session: str = "") -> bool:
+        """Whether the conversation (``size_tokens``, the engine's estimate) has grown back
+        by a full step since the session's last prune."""
         return size_tokens >= self._rearm.get(session, 0)
 
     def commit(self, before_tokens: int, after_tokens: int, session: str = "") -> bool:

@@ -251,9 +251,11 @@ class LCMEngine(ContextEngine):
         (``lcm.fresh_tail_messages``) is kept as it is. Every message is stored before any
         is stubbed, so nothing is lost.
         """
+        if not self.prune_gate.reached(current_tokens):
+            return messages, 0  # before measuring: an agent asks after every response
         sid = self._sid(session_id)
         before = estimate_tokens(messages)
-        if not self.prune_gate.due(current_tokens, before, sid):
+        if not self.prune_gate.grown_back(before, sid):
             return messages, 0
         tail = max(0, len(messages) - self.settings.fresh_tail_messages)
         wanted = [i for i in range(tail) if movable(messages[i], self.prune_gate.min_result_chars)]
