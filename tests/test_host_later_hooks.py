@@ -105,6 +105,37 @@ def test_a_smaller_valid_prune_is_kept_counted_and_the_callers_list_is_untouched
         assert event["messages_pruned"] == 1 and event["after_tokens"] < event["before_tokens"]
 
 
+def test_a_prune_copies_each_message_once_and_hands_back_messages_the_caller_owns() -> None:
+    with host_for(Pruning) as host:
+        host.start_session("s1")
+        engine = host.engine
+        assert isinstance(engine, Pruning)
+        engine.answer = lambda m: (m, 0)
+        conversation = _conversation()
+        host.prune_tool_results(conversation, 50_000)
+        copied = host._handed.copied
+        longer = [*conversation, {"role": "user", "content": "more"}]
+        host.prune_tool_results(longer, 50_000)
+        assert host._handed.copied == copied + 1  # asked after every response: what is new
+        engine.answer = lambda m: (pruned(m), 1)
+        messages, count = host.prune_tool_results(longer, 50_000)
+        assert count == 1 and messages[3]["content"] == "[pruned]"
+        messages[1]["content"] = "edited by the agent"  # its own: the host's copies stay
+        again, _ = host.prune_tool_results(longer, 50_000)
+        assert again[1]["content"] == "read the log"
+
+
+def test_a_prune_the_host_refuses_is_logged_with_what_is_wrong() -> None:
+    with host_for(Pruning) as host, capture_events() as events:
+        engine = host.engine
+        assert isinstance(engine, Pruning)
+        engine.answer = lambda m: (pruned(m), -1)
+        host.prune_tool_results(_conversation())
+        (event,) = events.named("context_engine.invalid_result")
+        assert event["method"] == "prune_tool_results_only"
+        assert "not a whole number" in event["problem"]
+
+
 @pytest.mark.parametrize(
     "answer",
     [

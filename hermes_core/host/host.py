@@ -31,7 +31,7 @@ from hermes_core.host.handed import HandedCopies
 from hermes_core.host.observers import notify
 from hermes_core.host.passes import PassRunner
 from hermes_core.host.pool import DaemonPool, host_pool
-from hermes_core.host.pruning import PruneResult, checked_prune
+from hermes_core.host.pruning import checked_prune
 from hermes_core.host.selection import Rejected, Selection
 from hermes_core.host.subagents import clone_problem
 from hermes_core.host.tools import dispatch_tool_call, tool_entries, tool_failure
@@ -198,13 +198,15 @@ class ContextHost:
             effect="the agent got what it would have had without the engine",
         )
 
-    def _bad_result(self, method: str, result: object) -> None:
+    def _bad_result(self, method: str, result: object, problem: str | None = None) -> None:
         self.counters.add("hook_failures")
+        detail = {"problem": problem} if problem is not None else {}
         logger.warning(
             "context_engine.invalid_result",
             engine=self.engine_name,
             method=method,
             got=type(result).__name__,
+            **detail,
         )
 
     def add_observer(self, plugin: object, name: str | None = None) -> None:
@@ -523,23 +525,31 @@ class ContextHost:
         size).
 
         An engine that keeps the base class's default is never called. The engine
-        gets a copy, bounded by ``compression.hook_timeout_seconds``; an exception, a
-        late answer, or a result that is not a smaller valid message list leaves the
-        messages as they were (logged and counted as ``prune_fallbacks``).
+        gets copies (made once per message object), bounded by
+        ``compression.hook_timeout_seconds``; an accepted prune comes back as messages
+        the caller owns. An exception, a late answer, or
+        a result that is not a smaller valid message list leaves the messages as they
+        were (logged with the problem, and counted as ``prune_fallbacks``).
         """
         prune = self._prune
         if prune is None:
             return messages, 0
-        offered = {"current_tokens": current_tokens, "session_id": self._session(session_id)}
+        session = self._session(session_id)
+        offered = {"current_tokens": current_tokens, "session_id": session}
         keywords = accepted_keywords(self.engine.prune_tool_results_only, offered)
-        handed = copy_messages(messages)
+        # asked after every response: the copies are made once per message, as for
+        # turn_complete (see hermes_core.host.handed)
+        handed = self._handed.copies((session, "prune"), messages)
         result = self._bounded("prune_tool_results_only", prune, _FAILED, handed, **keywords)
-        checked = None if result is _FAILED else checked_prune(result, handed)
+        if result is _FAILED:  # it raised or was late (logged and counted by _bounded)
+            self.counters.add("prune_fallbacks")
+            return messages, 0
+        checked = checked_prune(result, handed)
         if isinstance(checked, str):
-            self._bad_result("prune_tool_results_only", result)
-        if not isinstance(checked, PruneResult):
-            if result is _FAILED or isinstance(checked, str):
-                self.counters.add("prune_fallbacks")
+            self._bad_result("prune_tool_results_only", result, checked)
+            self.counters.add("prune_fallbacks")
+            return messages, 0
+        if checked is None:  # nothing was worth pruning
             return messages, 0
         self.counters.add("prunes")
         logger.info(
@@ -550,7 +560,9 @@ class ContextHost:
             before_tokens=checked.before_tokens,
             after_tokens=checked.after_tokens,
         )
-        return checked.messages, checked.count
+        # the host keeps its copies for the next call: the caller gets messages of its own
+        # (an accepted prune is rare; asking is not)
+        return copy_messages(checked.messages), checked.count
 
     def compaction_status_message(
         self, phase: str, default_message: str, **context: Any
