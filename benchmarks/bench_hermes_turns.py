@@ -7,8 +7,9 @@ when it says so) and ``update_from_response`` after the answer. Hermes 0.22 also
 ``on_turn_complete`` at the end of the turn; the adapter forwards each (0.19 never calls
 them). Hermes itself is not installed here: the adapter's base class is the stand-in
 (:mod:`hermes_core.sources.hermes.shims`), and the code on the call path is the code that
-runs inside Hermes. Each of the four runs (adapter or direct, 0.19's calls or 0.22's)
-starts from a fresh store; the best of alternating rounds is kept.
+runs inside Hermes. Each run starts from a fresh store; a trial runs the direct calls
+and the adapter back to back, and the ratio is the median over the trials
+(``judging.py``).
 
 Targets: through the adapter a turn costs at most 1.5x the same calls made directly,
 for each Hermes release's calls. The ratio of a 0.22 turn to a 0.19 turn is reported:
@@ -18,11 +19,15 @@ it is the price of ``select_context`` (recall in every request), not of the adap
 from __future__ import annotations
 
 import copy
+import functools
+import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from judging import Target, judge, median_ratio
 
 from hermes_core import discover, estimate_tokens
 from hermes_core.config import load_config
@@ -31,7 +36,7 @@ from hermes_core.sources.hermes import shims
 from hermes_core.testing.conversations import sample_conversation
 
 TURNS = 300
-ROUNDS = 2
+TRIALS = 5
 CONTEXT_LENGTH = 32_000
 
 
@@ -85,36 +90,42 @@ def close(made: Any) -> None:
     (host if host is not None else made).close()
 
 
+def timed(name: str, turns: list[list[dict[str, Any]]], current: bool, adapter: bool) -> float:
+    """Seconds per turn of one run over a fresh store."""
+    with tempfile.TemporaryDirectory() as scratch:
+        made = engine(name, Path(scratch), adapter)
+        seconds = run(made, turns, current)
+        close(made)
+    return seconds / TURNS
+
+
+def trial(
+    name: str, turns: list[list[dict[str, Any]]], current: bool, adapter_times: list[float]
+) -> tuple[float, float]:
+    """One trial: the direct calls and the adapter back to back, ``(adapter, direct)``."""
+    direct = timed(name, turns, current, adapter=False)
+    through = timed(name, turns, current, adapter=True)
+    adapter_times.append(through)
+    return through, direct
+
+
 def main() -> int:
     shims.install()
     turns = conversation_turns()
-    ok = True
-    print(f"{'engine':11} {'calls of':9} {'direct':>12} {'adapter':>12} {'ratio':>6}  target")
+    targets = []
+    print(f"{'engine':11} {'calls of':9} {'adapter / direct, median of':>30} {TRIALS} trials")
     for name in ("compressor", "lcm"):
-        per_turn: dict[bool, float] = {}
+        per_turn: dict[bool, list[float]] = {False: [], True: []}
         for current in (False, True):
-            best = {True: float("inf"), False: float("inf")}
-            for _ in range(ROUNDS):
-                for through_adapter in (False, True):  # alternate, keep the best of each
-                    with tempfile.TemporaryDirectory() as scratch:
-                        made = engine(name, Path(scratch), through_adapter)
-                        seconds = run(made, turns, current)
-                        close(made)
-                    best[through_adapter] = min(best[through_adapter], seconds)
-            direct, adapter = best[False] / TURNS, best[True] / TURNS
-            met = adapter <= 1.5 * direct
-            ok &= met
-            per_turn[current] = adapter
-            print(
-                f"{name:11} {'0.22' if current else '0.19':9} {direct * 1e3:9.3f} ms "
-                f"{adapter * 1e3:9.3f} ms {adapter / direct:5.2f}x  1.5x {'' if met else 'MISSED'}"
-            )
-        print(
-            f"{name:11} a 0.22 turn through the adapter costs "
-            f"{per_turn[True] / per_turn[False]:.2f}x a 0.19 turn"
-        )
-    print(f"targets: {'met' if ok else 'MISSED'}")
-    return 0 if ok else 1
+            measure = functools.partial(trial, name, turns, current, per_turn[current])
+            ratio = median_ratio(TRIALS, measure)
+            version = "0.22" if current else "0.19"
+            print(f"{name:11} {version:9} {ratio:30.2f}x")
+            target = f"{name}, Hermes {version}'s calls: adapter / direct"
+            targets.append(Target(target, ratio, 1.5))
+        slower = statistics.median(per_turn[True]) / statistics.median(per_turn[False])
+        print(f"{name:11} a 0.22 turn through the adapter costs {slower:.2f}x a 0.19 turn")
+    return judge(targets)
 
 
 if __name__ == "__main__":
