@@ -22,7 +22,15 @@ import yaml
 
 from hermes_core.config.yaml_source import YamlSyntaxError, parse_yaml
 
-__all__ = ["ConfigEditError", "set_context_engine", "write_config_text"]
+__all__ = [
+    "ConfigEditError",
+    "append_section",
+    "fill_null_section",
+    "insert_first",
+    "set_context_engine",
+    "without_key",
+    "write_config_text",
+]
 
 
 class ConfigEditError(ValueError):
@@ -63,10 +71,11 @@ def _compose_top(text: str) -> yaml.MappingNode | None:
     return root
 
 
-def _append_context(text: str, value_text: str, newline: str) -> str:
-    """A file without a context section gets one at its end."""
+def append_section(text: str, section: str, entry: str, newline: str) -> str:
+    """A file without ``section`` gets it at its end, holding the line ``entry``
+    (``engine: lcm``)."""
     separator = newline if text and not text.endswith(("\n", "\r")) else ""
-    return f"{text}{separator}context:{newline}  engine: {value_text}{newline}"
+    return f"{text}{separator}{section}:{newline}  {entry}{newline}"
 
 
 def fill_null_section(text: str, key: yaml.Node, entry: str, newline: str) -> str:
@@ -94,23 +103,23 @@ def _replace_engine(text: str, context: yaml.MappingNode, value: yaml.Node, name
     return text[:start] + _scalar(name, value.style) + text[end:]
 
 
-def _insert_in_flow(text: str, context: yaml.MappingNode, value_text: str) -> str:
-    """``context: {...}``: ``engine`` becomes its first entry."""
-    brace = context.start_mark.index
-    if not context.value:
-        return text[:brace] + "{engine: " + value_text + "}" + text[context.end_mark.index :]
-    return text[: brace + 1] + "engine: " + value_text + ", " + text[brace + 1 :]
-
-
-def _insert_in_block(text: str, context: yaml.MappingNode, value_text: str, newline: str) -> str:
-    """A block ``context`` mapping: an ``engine`` line goes before its first key, indented
-    as that key is."""
-    first_key = context.value[0][0]
+def insert_first(
+    text: str, section: str, mapping: yaml.MappingNode, entry: str, newline: str
+) -> str:
+    """``entry`` (``engine: lcm``) as the first entry of ``section``'s mapping: in a flow
+    mapping (``{...}``) before the others; in a block one, a line before its first key,
+    indented as that key is."""
+    if mapping.flow_style:
+        brace = mapping.start_mark.index
+        if not mapping.value:
+            return text[:brace] + "{" + entry + "}" + text[mapping.end_mark.index :]
+        return text[: brace + 1] + entry + ", " + text[brace + 1 :]
+    first_key = mapping.value[0][0]
     line_start = first_key.start_mark.index - first_key.start_mark.column
     if text[line_start : first_key.start_mark.index].strip():
-        raise ConfigEditError("'context' starts on a line shared with other text")
+        raise ConfigEditError(f"'{section}' starts on a line shared with other text")
     indent = " " * first_key.start_mark.column
-    return text[:line_start] + f"{indent}engine: {value_text}{newline}" + text[line_start:]
+    return text[:line_start] + f"{indent}{entry}{newline}" + text[line_start:]
 
 
 def _edit(text: str, name: str, newline: str) -> str:
@@ -121,7 +130,7 @@ def _edit(text: str, name: str, newline: str) -> str:
     value_text = _scalar(name, None)
     pair = _find(root, "context") if root is not None else None
     if pair is None:
-        return _append_context(text, value_text, newline)
+        return append_section(text, "context", f"engine: {value_text}", newline)
     key, context = pair
     if context.start_mark.index < key.end_mark.index:
         raise ConfigEditError("'context' is an alias of another node, which the edit would change")
@@ -132,20 +141,19 @@ def _edit(text: str, name: str, newline: str) -> str:
     engine = _find(context, "engine")
     if engine is not None:
         return _replace_engine(text, context, engine[1], name)
-    if context.flow_style:
-        return _insert_in_flow(text, context, value_text)
-    return _insert_in_block(text, context, value_text, newline)
+    return insert_first(text, "context", context, f"engine: {value_text}", newline)
 
 
-def _without_engine(data: Any) -> Any:
-    """``data`` without context.engine, and without a context left empty (or null) by that."""
+def without_key(data: Any, section: str, key: str) -> Any:
+    """``data`` without ``section.key``, and without a section left empty (or null) by
+    that: what an edit of that one key may change is compared on the rest."""
     if not isinstance(data, dict):
         return data
-    context = data.get("context")
-    rest = {k: v for k, v in data.items() if k != "context"}
-    if isinstance(context, dict):
-        context = {k: v for k, v in context.items() if k != "engine"}
-    return {**rest, "context": context} if context else rest
+    mapping = data.get(section)
+    rest = {k: v for k, v in data.items() if k != section}
+    if isinstance(mapping, dict):
+        mapping = {k: v for k, v in mapping.items() if k != key}
+    return {**rest, section: mapping} if mapping else rest
 
 
 def set_context_engine(text: str, name: str) -> str:
@@ -165,7 +173,7 @@ def set_context_engine(text: str, name: str) -> str:
     context = after.get("context") if isinstance(after, dict) else None
     if not isinstance(context, dict) or context.get("engine") != name:
         raise ConfigEditError("the edit would not set context.engine")
-    if _without_engine(before) != _without_engine(after):
+    if without_key(before, "context", "engine") != without_key(after, "context", "engine"):
         raise ConfigEditError("the edit would change other keys")
     return edited
 

@@ -20,7 +20,10 @@ from hermes_core.config.editing import (
     _compose_top,
     _find,
     _scalar,
+    append_section,
     fill_null_section,
+    insert_first,
+    without_key,
 )
 from hermes_core.config.yaml_source import parse_yaml
 
@@ -63,36 +66,22 @@ def _into_sequence(text: str, sequence: yaml.SequenceNode, name: str, newline: s
     return text[:line_end] + newline + prefix + item + text[line_end:]
 
 
-def _into_plugins(text: str, plugins: yaml.MappingNode, name: str, newline: str) -> str:
-    entry = f"enabled: [{_scalar(name, None)}]"
-    if plugins.flow_style:
-        brace = plugins.start_mark.index
-        separator = ", " if plugins.value else ""
-        return text[: brace + 1] + entry + separator + text[brace + 1 :]
-    first_key = plugins.value[0][0]
-    line_start = first_key.start_mark.index - first_key.start_mark.column
-    if text[line_start : first_key.start_mark.index].strip():
-        raise ConfigEditError("'plugins' starts on a line shared with other text")
-    indent = " " * first_key.start_mark.column
-    return text[:line_start] + f"{indent}{entry}{newline}" + text[line_start:]
-
-
 def _edit(text: str, name: str, newline: str) -> str:
     root = _compose_top(text)
     pair = _find(root, "plugins") if root is not None else None
+    entry = f"enabled: [{_scalar(name, None)}]"
     if pair is None:
-        separator = newline if text and not text.endswith(("\n", "\r")) else ""
-        return f"{text}{separator}plugins:{newline}  enabled: [{_scalar(name, None)}]{newline}"
+        return append_section(text, "plugins", entry, newline)
     key, plugins = pair
     if plugins.start_mark.index < key.end_mark.index:
         raise ConfigEditError("'plugins' is an alias of another node")
     if isinstance(plugins, yaml.ScalarNode) and plugins.tag == "tag:yaml.org,2002:null":
-        return fill_null_section(text, key, f"enabled: [{_scalar(name, None)}]", newline)
+        return fill_null_section(text, key, entry, newline)
     if not isinstance(plugins, yaml.MappingNode):
         raise ConfigEditError("'plugins' is not a mapping")
     enabled = _find(plugins, "enabled")
     if enabled is None:
-        return _into_plugins(text, plugins, name, newline)
+        return insert_first(text, "plugins", plugins, entry, newline)
     enabled_key, value = enabled
     if value.start_mark.index < enabled_key.end_mark.index:
         raise ConfigEditError("'plugins.enabled' is an alias of another node")
@@ -109,16 +98,6 @@ def _enabled(data: Any) -> list[Any]:
     return list(enabled) if isinstance(enabled, list) else []
 
 
-def _without_enabled(data: Any) -> Any:
-    if not isinstance(data, dict):
-        return data
-    plugins = data.get("plugins")
-    rest = {k: v for k, v in data.items() if k != "plugins"}
-    if isinstance(plugins, dict):
-        plugins = {k: v for k, v in plugins.items() if k != "enabled"}
-    return {**rest, "plugins": plugins} if plugins else rest
-
-
 def enable_plugin(text: str, name: str) -> str:
     """``text`` with ``name`` added to ``plugins.enabled`` (``text`` itself when it is there
     already), every other byte as it was. Raises :class:`~hermes_core.config.editing.
@@ -131,6 +110,6 @@ def enable_plugin(text: str, name: str) -> str:
     after = parse_yaml(edited)
     if _enabled(after) != [*_enabled(before), name]:
         raise ConfigEditError(f"the edit would not add {name!r} to plugins.enabled")
-    if _without_enabled(before) != _without_enabled(after):
+    if without_key(before, "plugins", "enabled") != without_key(after, "plugins", "enabled"):
         raise ConfigEditError("the edit would change other keys")
     return edited
