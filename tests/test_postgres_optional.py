@@ -7,6 +7,9 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 #: One test of the LCM suite that needs a PostgreSQL server.
@@ -40,3 +43,29 @@ def test_where_postgres_is_required_its_absence_fails_the_run(tmp_path: Path) ->
     assert result.returncode == 1, result.stdout + result.stderr
     assert "HERMES_REQUIRE_POSTGRES=1: these tests must run" in result.stdout
     assert "skipped" not in result.stdout
+
+
+def test_the_test_server_keeps_its_data_in_memory_where_there_is_room_and_a_durable_one_never(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hermes_engine_lcm import testing
+
+    roomy = tmp_path / "shm"
+    roomy.mkdir()
+    monkeypatch.setattr(testing, "RAM_FOLDER", roomy)
+    monkeypatch.setattr(testing, "RAM_ROOM", 1)
+    assert testing.scratch_parent(durable=False) == str(roomy)
+    assert testing.scratch_parent(durable=True) is None
+    monkeypatch.setattr(testing, "RAM_ROOM", 1 << 62)  # no folder has that much room
+    assert testing.scratch_parent(durable=False) is None
+    monkeypatch.setattr(testing, "RAM_FOLDER", tmp_path / "absent")
+    assert testing.scratch_parent(durable=False) is None
+
+
+def test_the_session_server_runs_from_memory_on_this_machine(postgres_server: Any) -> None:
+    """Where ``/dev/shm`` has room (as on CI), the suite's databases are made in memory."""
+    from hermes_engine_lcm import testing
+
+    if testing.scratch_parent(durable=False) is None:
+        pytest.skip("no RAM filesystem with room here: the server runs from disk")
+    assert str(postgres_server.folder).startswith(f"{testing.RAM_FOLDER}/")

@@ -7,6 +7,12 @@ unprivileged user (``nobody`` unless ``HERMES_POSTGRES_USER`` names another).
 The binaries are found in ``HERMES_POSTGRES_BIN``, else the newest
 ``/usr/lib/postgresql/<version>/bin``, else on ``PATH``.
 
+A server that need not be durable (the tests') keeps its data in memory, on
+a RAM filesystem (``/dev/shm``) when there is one with room: creating a
+database there takes about 20 ms instead of about 300 ms on disk, and stopping
+the server removes nothing from a disk. ``durable=True`` (benchmarks) keeps the
+data on disk, in the temporary directory.
+
 Logins over TCP need the password (scram-sha-256), so a URL with a password
 in it is exercised for real; :attr:`PostgresServer.url` carries it.
 """
@@ -25,7 +31,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-__all__ = ["PostgresServer", "PostgresUnavailable", "find_binaries"]
+__all__ = ["PostgresServer", "PostgresUnavailable", "find_binaries", "scratch_parent"]
 
 
 class PostgresUnavailable(RuntimeError):
@@ -60,6 +66,25 @@ def find_binaries() -> Path:
     )
 
 
+#: Where a non-durable server keeps its data when that folder has room.
+RAM_FOLDER = Path("/dev/shm")
+#: The room it must have (a server with a few hundred databases holds about 2 GiB).
+RAM_ROOM = 4 * 1024**3
+
+
+def scratch_parent(durable: bool) -> str | None:
+    """The folder a server's data goes under: :data:`RAM_FOLDER` for a server that need
+    not be durable, when it is a writable folder with :data:`RAM_ROOM` free; else None
+    (the temporary directory)."""
+    if durable or not RAM_FOLDER.is_dir() or not os.access(RAM_FOLDER, os.W_OK):
+        return None
+    try:
+        free = shutil.disk_usage(RAM_FOLDER).free
+    except OSError:
+        return None
+    return str(RAM_FOLDER) if free >= RAM_ROOM else None
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -86,7 +111,9 @@ class PostgresServer:
 
     def start(self) -> PostgresServer:
         binaries = find_binaries()
-        self.folder = Path(tempfile.mkdtemp(prefix="hermes-postgres-"))
+        self.folder = Path(
+            tempfile.mkdtemp(prefix="hermes-postgres-", dir=scratch_parent(self.durable))
+        )
         if os.geteuid() == 0:  # PostgreSQL will not run as root
             self._user = os.environ.get("HERMES_POSTGRES_USER", "nobody")
             shutil.chown(self.folder, user=self._user)
