@@ -8,12 +8,16 @@ conversation a turn at a time, against one worker doing the same.
 PostgreSQL runs on a throwaway server with its default durability (fsync
 and synchronous commit on), started by the benchmark as for the tests.
 
-Targets: PostgreSQL ``lcm_grep`` median < 20 ms at 1,000,000 stored; 8
-workers' aggregate ingest on PostgreSQL >= 3x one worker's, with the server behind
-a 2 ms round trip (a delaying TCP proxy on 127.0.0.1, ``delay_proxy.py``), which
-shows that workers wait on the network, not on each other. Undelayed, on a
-2-core machine the work is CPU-bound on both sides: that figure is printed beside
-its CPU ceiling.
+Targets, each a ratio of this run (``judging.py``; exit 1 when one misses):
+PostgreSQL's ``lcm_grep`` median at most 3x SQLite's on the same data at the
+largest size, and at 1,000,000 stored at most 2x its own at 100,000 (its
+indexes bound the work, not the store); 8 workers' aggregate ingest on
+PostgreSQL >= 3x one worker's with the server behind a 2 ms round trip (a
+delaying TCP proxy on 127.0.0.1, ``delay_proxy.py``), which shows that
+workers wait on the network, not on each other. Undelayed, a 2-core machine
+cannot show 3x: the work is CPU-bound on both sides, so there the claim is
+what it can show, at least 0.6 of the CPU's ceiling (cores / the share of a
+core one worker and its server process keep busy).
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from hermes_engine_lcm.testing import PostgresServer
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_lcm import BATCH, messages, vocabulary
 from delay_proxy import DelayProxy
+from judging import Target, judge
 
 SIZES = (100_000, 1_000_000)
 TURN_HISTORY = 10_000
@@ -207,17 +212,31 @@ def main() -> int:
         f"{one_remote:,.0f} msg/s (keeping {busy_remote:.2f} of a core busy), {WORKERS} workers "
         f"{many_remote:,.0f} msg/s together ({remote_scale:.2f}x)"
     )
-    postgres = figures["postgresql"]
-    grep_at_largest = postgres["grow"][-1][2]
-    scale = postgres["many"][0] / postgres["one"][0]
-    ok = remote_scale >= 3.0 and (grep_at_largest < 20.0 or sizes[-1] < 1_000_000)
-    print(
-        f"targets (PostgreSQL grep median < 20 ms at 1M: {grep_at_largest:.2f} ms at "
-        f"{sizes[-1]:,}; {WORKERS} workers >= 3x one behind a 2 ms round trip: "
-        f"{remote_scale:.2f}x; undelayed {scale:.2f}x, bounded by the CPU): "
-        + ("met" if ok else "MISSED")
-    )
-    return 0 if ok else 1
+    postgres, sqlite = figures["postgresql"], figures["sqlite"]
+    ceiling = cores / postgres["one"][1]
+    targets = [
+        Target(f"{WORKERS} workers / 1 behind a 2 ms round trip", remote_scale, 3.0, at_least=True),
+        Target(
+            f"{WORKERS} workers / 1 undelayed, of the CPU's ceiling ({ceiling:.2f}x)",
+            postgres["many"][0] / postgres["one"][0] / ceiling,
+            0.6,
+            at_least=True,
+        ),
+        Target(
+            f"PostgreSQL / SQLite lcm_grep median at {sizes[-1]:,}",
+            postgres["grow"][-1][2] / sqlite["grow"][-1][2],
+            3.0,
+        ),
+    ]
+    if len(sizes) > 1:
+        targets.append(
+            Target(
+                f"PostgreSQL lcm_grep median, {sizes[-1]:,} / {sizes[0]:,} stored",
+                postgres["grow"][-1][2] / postgres["grow"][0][2],
+                2.0,
+            )
+        )
+    return judge(targets)
 
 
 if __name__ == "__main__":

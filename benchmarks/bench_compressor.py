@@ -3,15 +3,20 @@
 Side by side in one run, per size: the pass, and one ``json.dumps`` of the
 same messages (the cost of merely serialising them once). Targets: each
 doubling of the transcript costs at most 2.3x, and a pass at most 5x the
-``json.dumps``. Best of several rounds, alternating, for each.
+``json.dumps``: each ratio the median of 5 trials, both sides timed back to
+back in each (``judging.py``); the script exits 1 when one misses.
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
 import json
 import sys
 import time
 from typing import Any
+
+from judging import Target, judge, median_ratio
 
 from hermes_compressor import CompressorEngine
 from hermes_core.testing.conversations import coding_session
@@ -29,41 +34,40 @@ def transcript(size: int) -> list[dict[str, Any]]:
     return messages[:size]
 
 
-def best(function: Any, rounds: int = ROUNDS) -> float:
-    times = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
+def _seconds(function: Any) -> float:
+    start = time.perf_counter()
+    function()
+    return time.perf_counter() - start
 
 
 def main() -> int:
-    rows = []
+    engines, transcripts = {}, {}
     for size in SIZES:
-        messages = transcript(size)
+        transcripts[size] = transcript(size)
         engine = CompressorEngine({"compression": {"protect_first_n": 3, "protect_last_n": 20}})
         engine.update_model("bench-model", 200_000)
-        dumps = best(lambda m=messages: json.dumps(m))
-        compress = best(lambda m=messages, e=engine: e.compress(m))
-        result = engine.compress(messages)
-        rows.append((len(messages), dumps, compress, len(result)))
-    ok = True
-    header = ("messages", "json.dumps", "compress", "vs dumps", "vs half", "kept")
-    print("{:>9} {:>11} {:>10} {:>9} {:>8} {:>5}".format(*header))
-    previous = None
-    for count, dumps, compress, kept in rows:
-        ratio = compress / dumps
-        growth = compress / previous if previous else None
-        ok &= ratio <= 5.0 and (growth is None or growth <= 2.3)
-        growth_text = f"{growth:7.2f}x" if growth else f"{'-':>8}"
-        print(
-            f"{count:9,} {dumps * 1e3:8.1f} ms {compress * 1e3:7.1f} ms "
-            f"{ratio:8.2f}x {growth_text} {kept:5}"
-        )
-        previous = compress
-    print(f"targets (pass <= 5x json.dumps, each doubling <= 2.3x): {'met' if ok else 'MISSED'}")
-    return 0 if ok else 1
+        engines[size] = engine
+
+    def compress(size: int) -> float:
+        return _seconds(lambda: engines[size].compress(transcripts[size]))
+
+    def against_dumps(size: int) -> tuple[float, float]:
+        return compress(size), _seconds(lambda: json.dumps(transcripts[size]))
+
+    def doubled(smaller: int, larger: int) -> tuple[float, float]:
+        return compress(larger), compress(smaller)
+
+    targets = []
+    print(f"{'messages':>9} {'kept':>5}")
+    for size in SIZES:
+        kept = len(engines[size].compress(transcripts[size]))
+        print(f"{len(transcripts[size]):9,} {kept:5}")
+        ratio = median_ratio(ROUNDS, functools.partial(against_dumps, size))
+        targets.append(Target(f"a pass / json.dumps, {size:,} messages", ratio, 5.0))
+    for smaller, larger in itertools.pairwise(SIZES):
+        growth = median_ratio(ROUNDS, functools.partial(doubled, smaller, larger))
+        targets.append(Target(f"a pass, {larger:,} / {smaller:,} messages", growth, 2.3))
+    return judge(targets)
 
 
 if __name__ == "__main__":

@@ -6,8 +6,14 @@ messages, the median latency of 50 ``lcm_grep`` calls, the median latency of
 ``select_context`` (at 100,000), and the peak memory allocated during the
 grep and select calls (tracemalloc; once other selections have filled the
 engine's bounded message cache, so that its filling up is not counted).
-Targets: ingest >= 20,000 messages/s; lcm_grep median < 20 ms at 1,000,000;
-peak memory independent of the store size (largest / smallest <= 1.5).
+Every target is a ratio measured in the same run (``judging.py``; the script
+exits 1 when one misses), never an absolute time, which would judge the
+machine: ingest at least 0.25x the rate of SQLite alone storing and indexing
+the same texts in the same FTS5 table (the store also writes its records and
+two more indexes); ``lcm_grep`` at most 3x the bare FTS5 query on the store's
+own index, per query, the median; ``select_context`` on the largest store at
+most 3x on the smallest (its candidates are bounded, not the store); peak
+memory independent of the store size (largest / smallest <= 1.5).
 
 Per turn, as an agent drives it (the whole history handed every turn): the
 median time of ``on_turn_complete`` with a 100-message and a 10,000-message
@@ -31,9 +37,11 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from pathlib import Path
 from typing import Any
 
 from hermes_engine_lcm import LCMEngine
+from judging import Target, judge
 
 from hermes_core.tokens import estimate_tokens
 
@@ -81,6 +89,23 @@ def fts_ceiling(texts: list[str]) -> float:
         seconds = time.perf_counter() - start
         db.close()
     return len(texts) / seconds
+
+
+def bare_grep(path: Path, queries: list[str]) -> list[float]:
+    """Seconds of each of ``queries`` as one bare FTS5 query on the store's own index (every
+    word, best 20 by rank): the floor under ``lcm_grep``, on the same file at the same size."""
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    times = []
+    for query in queries:
+        match = " ".join(f'"{word}"' for word in query.split())
+        start = time.perf_counter()
+        db.execute(
+            "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rank LIMIT 20",
+            (match,),
+        ).fetchall()
+        times.append(time.perf_counter() - start)
+    db.close()
+    return times
 
 
 def median_ms(samples: list[float]) -> float:
@@ -165,6 +190,7 @@ def main() -> int:
     words = vocabulary(rng)
     queries = [" ".join(rng.sample(words[200:3_000], 2)) for _ in range(50)]
     rows: list[tuple[int, float, float, dict[int, float], int]] = []
+    grep_ratios: dict[int, float] = {}
     with tempfile.TemporaryDirectory() as home:
         settings = {"fresh_tail_messages": 64, "max_passes": 200, "deadline_seconds": 600}
         engine = LCMEngine({"lcm": settings}, hermes_home=home)
@@ -203,6 +229,9 @@ def main() -> int:
                 t = time.perf_counter()
                 grep(query)
                 grep_times.append(time.perf_counter() - t)
+            bare = bare_grep(Path(home) / "lcm" / "lcm.db", queries)
+            pairs = zip(grep_times, bare, strict=True)
+            grep_ratios[size] = statistics.median(g / b for g, b in pairs)
             select_times: dict[int, list[float]] = {budget: [] for budget in SELECT_BUDGETS}
             for query in queries[:20]:
                 for budget in SELECT_BUDGETS:
@@ -230,24 +259,15 @@ def main() -> int:
         selects = " / ".join(f"{select_ms[b]:.1f} ms" for b in SELECT_BUDGETS)
         print(f"{size:10,} {rate:13,.0f} {grep_ms:9.2f} ms {selects:>26} {peak / 1e6:9.2f} MB")
     peaks = [r[4] for r in rows]
-    ok = all(r[1] >= 20_000 for r in rows)
-    ok &= rows[-1][2] < 20.0 if rows[-1][0] >= 1_000_000 else True
-    ok &= max(peaks) / min(peaks) <= 1.5
-    at_100k = [r[3][SELECT_BUDGETS[0]] for r in rows if r[0] == 100_000]
-    ok &= all(ms < 20.0 for ms in at_100k)
-    print(f"peak memory largest/smallest store: {max(peaks) / min(peaks):.2f}x")
     sample = [m["content"] for m in messages(random.Random(9), words, 20_000, 0)]
     ceiling = fts_ceiling(sample)
     average = sum(map(len, sample)) / len(sample)
     print(
         f"messages average {average:.0f} characters; SQLite alone, indexing the same texts in the "
-        f"same FTS5 table, reaches {ceiling:,.0f} msg/s (ingest/ceiling at 10,000: "
-        f"{rows[0][1] / ceiling:.2f})"
+        f"same FTS5 table, reaches {ceiling:,.0f} msg/s"
     )
     turns = per_turn(words)
     small, large = PER_TURN_SIZES
-    ratio = turns[large][0] / turns[small][0]
-    bulk_ratio = turns[large][1] / turns[small][1]
     print(f"per turn, the whole history handed every turn ({PER_TURN_TURNS} turns, same run):")
     for size in PER_TURN_SIZES:
         print(
@@ -256,18 +276,29 @@ def main() -> int:
             f"{1000 / turns[size][0]:,.0f} turns/s of ingest; {turns[size][2]:,.0f} turns/s of "
             "select_context + on_turn_complete (32k window, compacted)"
         )
-    print(
-        f"  ingest per turn at {large:,} / at {small:,}: {ratio:.2f}x (target <= 2x); "
-        f"after a bulk first ingest {bulk_ratio:.2f}x"
-    )
-    ok &= ratio <= 2.0
-    verdict = "met" if ok else "MISSED"
-    print(
-        "targets (ingest >= 20,000/s, grep median < 20 ms at 1M, select at 100k < 20 ms on a "
-        "32k window, flat memory, per-turn "
-        f"ingest <= 2x): {verdict}"
-    )
-    return 0 if ok else 1
+    first, last = rows[0], rows[-1]
+    targets = [
+        Target(f"ingest / SQLite alone, to {size:,} stored", rate / ceiling, 0.25, at_least=True)
+        for size, rate, *_ in rows
+    ]
+    targets += [
+        Target(f"lcm_grep / the bare FTS5 query, {size:,} stored", ratio, 3.0)
+        for size, ratio in grep_ratios.items()
+    ]
+    if last is not first:
+        budget = SELECT_BUDGETS[0]
+        targets.append(
+            Target(
+                f"select_context ({budget // 1000}k), {last[0]:,} / {first[0]:,} stored",
+                last[3][budget] / first[3][budget],
+                3.0,
+            )
+        )
+        targets.append(Target("peak memory, largest / smallest", max(peaks) / min(peaks), 1.5))
+    per_turn_ratio = turns[large][0] / turns[small][0]
+    targets.append(Target(f"on_turn_complete, history {large:,} / {small:,}", per_turn_ratio, 2))
+    print(f"  after a bulk first ingest: {turns[large][1] / turns[small][1]:.2f}x (not judged)")
+    return judge(targets)
 
 
 if __name__ == "__main__":
