@@ -40,8 +40,14 @@ def _dirty(paths: set[str]) -> list[str]:
     return [line[3:] for line in changed.splitlines()]
 
 
+#: A mutant whose tests run longer than this is taken as caught: its bound is gone and the
+#: tests hang on what the bound stopped (an alias bomb expanding, a read that never ends).
+TIMEOUT = 600
+
+
 def run_mutant(mutant: Mutant) -> tuple[str, float]:
-    """``("killed" | "survived", seconds)``; the file is restored before it returns."""
+    """``("killed" | "hung" | "survived", seconds)``; the file is restored before it
+    returns."""
     path = ROOT / mutant.path
     original = path.read_text(encoding="utf-8")
     found = original.count(mutant.before)
@@ -50,7 +56,7 @@ def run_mutant(mutant: Mutant) -> tuple[str, float]:
     started = time.monotonic()
     try:
         path.write_text(original.replace(mutant.before, mutant.after), encoding="utf-8")
-        completed = subprocess.run(
+        tests = subprocess.Popen(
             [
                 sys.executable,
                 "-m",
@@ -64,13 +70,19 @@ def run_mutant(mutant: Mutant) -> tuple[str, float]:
                 *mutant.tests,
             ],
             cwd=ROOT,
-            capture_output=True,
-            text=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
+        try:
+            code = tests.wait(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            tests.kill()
+            tests.wait()
+            return "hung", time.monotonic() - started
     finally:
         path.write_text(original, encoding="utf-8")
     # 1: tests failed; 2-4: the mutant broke collection or pytest itself (still caught)
-    verdict = "survived" if completed.returncode in (0, 5) else "killed"
+    verdict = "survived" if code in (0, 5) else "killed"
     return verdict, time.monotonic() - started
 
 
