@@ -212,7 +212,7 @@ def sessions() -> list[Target]:
 def main() -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     print("== attacks: what they cost now ==")
-    return judge([*redaction(), *gzip_bomb(), *sessions(), *stores()])
+    return judge([*redaction(), *gzip_bomb(), *sessions(), *stores()], source="bench_attacks")
 
 
 if __name__ == "__main__":

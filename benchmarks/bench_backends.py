@@ -217,7 +217,7 @@ def main() -> int:
     targets = [
         Target(f"{WORKERS} workers / 1 behind a 2 ms round trip", remote_scale, 3.0, at_least=True),
         Target(
-            f"{WORKERS} workers / 1 undelayed, of the CPU's ceiling ({ceiling:.2f}x)",
+            f"{WORKERS} workers / 1 undelayed, share of the CPU's ceiling",
             postgres["many"][0] / postgres["one"][0] / ceiling,
             0.6,
             at_least=True,
@@ -236,7 +236,20 @@ def main() -> int:
                 2.0,
             )
         )
-    return judge(targets)
+    shown: dict[str, str] = {}
+    for backend, found in figures.items():
+        for size, rate, grep_ms in found["grow"]:
+            shown[f"{backend}_ingest_{size}"] = f"{rate:,.0f} msg/s"
+            shown[f"{backend}_grep_{size}_ms"] = f"{grep_ms:.2f} ms"
+        (one, busy), (many, _) = found["one"], found["many"]
+        shown[f"{backend}_turn_ms"] = f"{found['turn']:.2f} ms"
+        shown[f"{backend}_one_worker"] = f"{one:,.0f} msg/s"
+        shown[f"{backend}_workers"] = f"{many:,.0f} msg/s"
+        shown[f"{backend}_workers_ratio"] = f"{many / one:.2f}x"
+        shown[f"{backend}_busy"] = f"{busy:.2f}"
+    shown["remote_workers_ratio"] = f"{remote_scale:.2f}x"
+    shown["cpu_ceiling"] = f"{ceiling:.2f}x"
+    return judge(targets, source="bench_backends", figures=shown)
 
 
 if __name__ == "__main__":

@@ -67,7 +67,7 @@ def main() -> int:
     for smaller, larger in itertools.pairwise(SIZES):
         growth = median_ratio(ROUNDS, functools.partial(doubled, smaller, larger))
         targets.append(Target(f"a pass, {larger:,} / {smaller:,} messages", growth, 2.3))
-    return judge(targets)
+    return judge(targets, source="bench_compressor")
 
 
 if __name__ == "__main__":

@@ -117,7 +117,7 @@ def main() -> int:
                 f"{name:12} {call:16} {handed:9} {counts['host copies']:12} "
                 f"{counts['engine copies']:14} {counts['encodings']:10}"
             )
-    return judge(targets)
+    return judge(targets, source="bench_copies")
 
 
 if __name__ == "__main__":

@@ -157,7 +157,7 @@ def main() -> int:
     print(f"engine modules imported by activation: {imported}")
     targets.append(Target("engine modules imported by activation", len(imported), 1))
     targets.append(Target("non-selected engine modules imported", len(others), 0))
-    return judge(targets)
+    return judge(targets, source="bench_discovery")
 
 
 if __name__ == "__main__":

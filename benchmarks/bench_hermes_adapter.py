@@ -85,7 +85,7 @@ def main() -> int:
             targets.append(Target(f"{name} compress (301): adapter / direct", compress, 1.5))
             adapter.host.close()
             direct.close()
-    return judge(targets)
+    return judge(targets, source="bench_hermes_adapter")
 
 
 if __name__ == "__main__":

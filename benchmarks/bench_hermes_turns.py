@@ -125,7 +125,7 @@ def main() -> int:
             targets.append(Target(target, ratio, 1.5))
         slower = statistics.median(per_turn[True]) / statistics.median(per_turn[False])
         print(f"{name:11} a 0.22 turn through the adapter costs {slower:.2f}x a 0.19 turn")
-    return judge(targets)
+    return judge(targets, source="bench_hermes_turns")
 
 
 if __name__ == "__main__":

@@ -91,7 +91,8 @@ def main() -> int:
                 0.75,
             ),
             Target("the pytest plugin's import / what it loaded before", plugin / old_plugin, 0.1),
-        ]
+        ],
+        source="bench_import",
     )
 
 

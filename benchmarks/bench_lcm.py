@@ -298,7 +298,13 @@ def main() -> int:
     per_turn_ratio = turns[large][0] / turns[small][0]
     targets.append(Target(f"on_turn_complete, history {large:,} / {small:,}", per_turn_ratio, 2))
     print(f"  after a bulk first ingest: {turns[large][1] / turns[small][1]:.2f}x (not judged)")
-    return judge(targets)
+    figures = {f"ingest_{size}": f"{rate:,.0f} msg/s" for size, rate, *_ in rows} | {
+        f"grep_{size}_ms": f"{grep_ms:.2f} ms" for size, _, grep_ms, *_ in rows
+    }
+    figures |= {f"select_{r[0]}_ms": f"{r[3][SELECT_BUDGETS[0]]:.1f} ms" for r in rows}
+    figures |= {f"turn_{size}_ms": f"{turns[size][0]:.2f} ms" for size in PER_TURN_SIZES}
+    figures["sqlite_alone"] = f"{ceiling:,.0f} msg/s"
+    return judge(targets, source="bench_lcm", figures=figures)
 
 
 if __name__ == "__main__":

@@ -85,7 +85,8 @@ def main() -> int:
             # the reason we check engines ourselves: cheaper, and it catches all three
             Target("ours / pluggy's check, per activation", ratio, 1.0),
             Target("broken engines ours rejects, of 3", caught / 3, 1.0, at_least=True),
-        ]
+        ],
+        source="bench_validation",
     )
 
 

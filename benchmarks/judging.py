@@ -9,11 +9,14 @@ is busy during one trial moves that trial, not the verdict.
 
 from __future__ import annotations
 
+import re
 import statistics
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-__all__ = ["Target", "judge", "median_ratio"]
+from figures import record
+
+__all__ = ["Target", "judge", "median_ratio", "slug"]
 
 
 @dataclass(frozen=True)
@@ -41,8 +44,27 @@ def median_ratio(trials: int, measure: Callable[[], tuple[float, float]]) -> flo
     return statistics.median(ratios)
 
 
-def judge(targets: Iterable[Target]) -> int:
-    """Print each target beside its bound; 0 when all held, else 1 (the exit status)."""
+def slug(name: str) -> str:
+    """The key a target's ratio is recorded under: its name, lower case, words joined by
+    ``_`` (``"lcm, Hermes 0.22's calls"`` -> ``lcm_hermes_0_22_s_calls``)."""
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+
+
+def judge(
+    targets: Iterable[Target],
+    source: str | None = None,
+    figures: Mapping[str, str] | None = None,
+) -> int:
+    """Print each target beside its bound; 0 when all held, else 1 (the exit status).
+
+    With ``source`` (the benchmark's file name without ``.py``), a run asked to
+    write figures (:func:`figures.wanted`) records each ratio, as ``1.23x`` under
+    :func:`slug` of its name, and ``figures``, in ``docs/figures/<source>.json``.
+    """
+    targets = list(targets)
+    if source is not None:
+        measured = {slug(t.name): f"{t.ratio:.2f}x" for t in targets}
+        record(source, f"nox -s bench (benchmarks/{source}.py)", {**measured, **(figures or {})})
     held = True
     for target in targets:
         sign = ">=" if target.at_least else "<="

@@ -28,6 +28,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from figures import record
 from hermes_engine_lcm.relevance.models import bundled_model
 from hermes_engine_lcm.relevance.ranking import fuse
 
@@ -39,6 +40,8 @@ from recall.locomo import Conversation, Question, load
 from recall.protocol import ReplayResult, ask, fits, replay, scores
 from recall.vectors import Vectors
 
+#: What the docs quote of this run (written with --write-figures; see benchmarks/figures.py).
+FIGURES: dict[str, str] = {}
 DEFAULT_DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo-dev"
 
 
@@ -122,6 +125,22 @@ def _row(budget: int, cells: dict[str, list[int]], total: int) -> str:
     return "  ".join(f"{c:>16}" for c in row)
 
 
+def markdown_table(
+    header: list[str], rows: list[tuple[int, dict[str, list[int]]]], total: int
+) -> str:
+    """The rows as a Markdown table for the docs: each share, the best of a row in bold, and
+    the requests over B where there were any."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for budget, cells in rows:
+        best = max(h for h, _ in cells.values())
+        shown = []
+        for hits, over in cells.values():
+            text = f"{hits / total:.3f}" + (f" ({over} over B)" if over else "")
+            shown.append(f"**{text}**" if hits == best else text)
+        lines.append(f"| {budget:,} | " + " | ".join(shown) + " |")
+    return "\n".join(lines)
+
+
 def recall_table(
     conversations: list[Conversation],
     orders: dict[str, Orders],
@@ -137,6 +156,8 @@ def recall_table(
     print("  ".join(f"{h:>16}" for h in header))
     enveloped: list[str] = []
     kept: dict[str, dict[str, ReplayResult]] = {}
+    rows: list[tuple[int, dict[str, list[int]]]] = []
+    honest_rows: list[tuple[int, dict[str, list[int]]]] = []
     for budget in budgets:
         cells: dict[str, list[int]] = {k: [0, 0] for k in header[1:]}
         honest: dict[str, list[int]] = {k: [0, 0] for k in packers}
@@ -158,6 +179,12 @@ def recall_table(
                     _tally(cells, variant.label, request, question, budget)
         print(_row(budget, cells, total))
         enveloped.append(_row(budget, honest, total))
+        rows.append((budget, cells))
+        honest_rows.append((budget, honest))
+    FIGURES["questions"] = f"{total:,}"
+    FIGURES["conversations"] = str(len(conversations))
+    FIGURES["recall_table"] = markdown_table(header, rows, total)
+    FIGURES["enveloped_table"] = markdown_table(["B", *packers], honest_rows, total)
     print(f"\nthe packers counting {MESSAGE_OVERHEAD} tokens of envelope per message, as lcm does")
     print("  ".join(f"{h:>16}" for h in ["B", *packers]))
     print("\n".join(enveloped))
@@ -186,6 +213,13 @@ def search_table(
                 found = "\n".join(grep_top(result, question, variant.config))
                 label = f"lcm_grep ({variant.label})"
                 hits[label] = hits.get(label, 0) + all(e in found for e in question.evidence)
+    FIGURES["search_table"] = "\n".join(
+        [
+            "| " + " | ".join(hits) + " |",
+            "|" + "---|" * len(hits),
+            "| " + " | ".join(f"{count / total:.3f}" for count in hits.values()) + " |",
+        ]
+    )
     print("\nsearch: every evidence turn in the top 10")
     print("   ".join(f"{name} {count / total:.3f}" for name, count in hits.items()))
 
@@ -214,6 +248,8 @@ def windows_table(
                 turns += result.turns
                 largest = max(largest, result.largest_request)
             seconds = time.perf_counter() - started
+            FIGURES[f"over_{engine}_{window}"] = str(over)
+            FIGURES[f"passes_{engine}_{window}"] = f"{100 * passes / max(1, turns):.1f}"
             print(
                 f"{engine:>12} {window:>8,} {over:>6} {calls:>6} "
                 f"{100 * passes / max(1, turns):>11.1f} {largest:>8,}  {seconds:.0f}s"
@@ -232,6 +268,11 @@ def main() -> int:
         help="sections for the engines, as JSON: '{\"lcm\": {...}}'",
     )
     parser.add_argument("--skip-search", action="store_true")
+    parser.add_argument(
+        "--write-figures",
+        action="store_true",
+        help="write what the docs quote to docs/figures/recall.json (development split only)",
+    )
     parser.add_argument(
         "--minilm",
         type=Path,
@@ -274,6 +315,8 @@ def main() -> int:
         if kept and not args.skip_search:
             search_table(conversations, orders, columns, kept)
         windows_table(conversations, engines, args.windows, Path(scratch), args.config)
+    if args.data.resolve() == DEFAULT_DATA.resolve():  # the docs quote the development split
+        record("recall", "nox -s recall", FIGURES)
     return 0
 
 
