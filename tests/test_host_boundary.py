@@ -6,6 +6,7 @@ import copy
 from typing import Any
 
 from hermes_core import ContextEngine
+from hermes_core.host.handed import KEPT_LISTS
 from hermes_core.testing import host_for, sample_conversation
 
 
@@ -109,3 +110,20 @@ def test_a_message_edited_in_place_keeps_the_copy_made_when_it_was_first_handed(
     history[4]["_db_persisted"] = True  # as Hermes Agent marks a saved message
     host.turn_complete(history)
     assert "_db_persisted" not in _engine(host).kept[-1][4]
+
+
+def test_the_host_remembers_the_lists_of_its_latest_kept_lists_sessions_only() -> None:
+    """Memory is bounded by sessions: past KEPT_LISTS the least recent session's copies
+    are forgotten (and made again if that session comes back)."""
+    host = host_for(Keeping)
+    history = sample_conversation(5)
+    for n in range(KEPT_LISTS):
+        host.turn_complete(history, session_id=f"s{n}")
+    before = host._handed.copied
+    host.turn_complete(history, session_id="s0")  # still remembered: nothing copied
+    assert host._handed.copied == before
+    host.turn_complete(history, session_id="new")  # one past the bound: s1 is the oldest now
+    host.turn_complete(history, session_id="s0")
+    before = host._handed.copied
+    host.turn_complete(history, session_id="s1")  # forgotten: copied again, in full
+    assert host._handed.copied == before + len(history)

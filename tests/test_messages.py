@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from hermes_core.messages import validate_messages
+from hermes_core.messages import MAX_NESTING, validate_messages
 
 
 def call(call_id: str, name: str = "read_file") -> dict[str, Any]:
@@ -187,3 +187,18 @@ def test_render_turns_writes_roles_text_parts_and_tool_calls() -> None:
         "  -> calls ?()\n\n"
         "[tool] data"
     )
+
+
+def _nested_to(depth: int) -> dict[str, Any]:
+    """A user message whose content parts nest to exactly ``depth`` levels, the message
+    itself the first."""
+    inner: Any = {"type": "text", "text": "deep"}
+    for _ in range(depth - 3):  # message -> content list -> part, then one dict a level
+        inner = {"type": "text", "text": "x", "more": inner}
+    return {"role": "user", "content": [inner]}
+
+
+def test_nesting_is_valid_up_to_max_nesting_and_reported_one_level_past_it() -> None:
+    assert validate_messages([_nested_to(MAX_NESTING)]) == []
+    (problem,) = validate_messages([_nested_to(MAX_NESTING + 1)])
+    assert problem.index == 0 and f"nests deeper than {MAX_NESTING} levels" in problem.problem

@@ -275,3 +275,23 @@ def test_a_plugin_importing_the_modules_other_names_runs_without_hermes(tmp_path
     assert "AAAAAAAAAAAAAAAA" not in seen  # redacted before an LLM could see it
     assert len(seen) <= plugin.MEMORY_CONTEXT_MAX_CHARS + 100 and seen.startswith("key")
     host.close()
+
+
+def test_a_plugin_folder_is_read_only_up_to_its_budget_to_find_an_engine(tmp_path: Path) -> None:
+    """Whether a plugin folder holds an engine is decided from at most 2 MiB of its source,
+    without importing it: a mark past that budget is not seen, and the plugin is not run."""
+    from hermes_core.sources.hermes import plugins
+
+    home = _plugin_home(tmp_path / "home", "padded", THREADED_ENGINE.replace("threaded", "padded"))
+    folder = home / "plugins" / "padded"
+    # read before __init__.py (sorted): the budget's worth of comments, then the mark
+    (folder / "_0padding.py").write_text(
+        "#" * plugins._MAX_SOURCE_BYTES + "\n# register_context_engine\n"
+    )
+    host = _host(home)
+    assert host.engine_name == "compressor"
+    host.close()
+    (folder / "_0padding.py").write_text("# short\n")  # within the budget: found and used
+    host = _host(home)
+    assert host.engine_name == "padded"
+    host.close()

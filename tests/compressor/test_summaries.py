@@ -284,3 +284,18 @@ def test_the_hosts_deadline_caps_the_summariser_request() -> None:
         assert not trickle.finished.is_set()  # while the server was still sending
     finally:
         trickle.close()
+
+
+def test_the_turns_sent_to_the_summariser_are_cut_to_the_newest_max_input_chars() -> None:
+    from hermes_compressor.summary_prompt import MAX_INPUT_CHARS, build_prompt
+
+    turns = [
+        {"role": "user", "content": f"turn {n:05d} " + "words " * 50} for n in range(1_000)
+    ]  # about 310,000 characters rendered, well past the bound
+    user = build_prompt(turns, None, None, 500)[1]["content"]
+    sent = user.split("<new_turns>\n", 1)[1].split("\n</new_turns>", 1)[0]
+    assert "oldest of these turns were cut" in sent
+    assert len(sent) <= MAX_INPUT_CHARS + 100  # the bound, and the one line saying so
+    assert "turn 00999" in sent and "turn 00000" not in sent
+    short = build_prompt(turns[:10], None, None, 500)[1]["content"]
+    assert "turn 00000" in short and "were cut" not in short
