@@ -469,3 +469,20 @@ def test_a_slow_store_read_holds_up_no_other_sessions_query(
         held.release.set()
         slow.join(60)
     assert sessions == [[]] and VIEWS == 2
+
+
+@pytest.mark.sqlite_only
+def test_the_encoder_remembers_the_vectors_of_its_latest_kept_texts_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from hermes_engine_lcm.relevance import encoder as encoder_module
+    from hermes_engine_lcm.relevance.encoder import SentenceEncoder
+
+    monkeypatch.setattr(encoder_module, "KEPT_TEXTS", 4)
+    encoder = SentenceEncoder(_bundled())
+    encoder.encode([f"text number {n}" for n in range(6)])
+    assert len(encoder._recent) == 4
+    first = encoder.encode(["text number 0"])  # forgotten: encoded again, the same vector
+    assert len(encoder._recent) == 4
+    again = encoder.encode(["text number 0"])
+    assert (first[0] == again[0]).all()

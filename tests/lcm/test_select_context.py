@@ -143,3 +143,26 @@ def test_the_requests_fresh_tail_takes_its_own_share_not_the_passes(
     assert 0 < by_default <= 300
     wider = chores(fresh_tail_share=0.1, request_tail_share=0.4)
     assert 900 < wider <= 1_200
+
+
+def test_the_latest_selection_is_kept_for_the_latest_kept_selections_sessions_only(
+    make_lcm: Callable[..., LCMEngine], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each session's last request is kept to answer an unchanged one again; the sessions
+    kept are bounded (here 3, through the constant), the least recently asked dropped."""
+    from hermes_engine_lcm import engine as engine_module
+
+    monkeypatch.setattr(engine_module, "KEPT_SELECTIONS", 3)
+    engine = make_lcm()
+    history = sample_conversation(10)
+    for n in range(5):
+        engine.on_turn_complete(history, session_id=f"s{n}")
+        incoming = {"role": "user", "content": f"what of step {n}?"}
+        engine.select_context(
+            [*history, incoming],
+            conversation_messages=history,
+            incoming_message=incoming,
+            budget_tokens=2_000,
+            session_id=f"s{n}",
+        )
+    assert list(engine._selections) == [engine._sid(f"s{n}") for n in (2, 3, 4)]
