@@ -173,7 +173,8 @@ def recall(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
-    """Benchmarks; each prints ratios measured side by side in one run."""
+    """Benchmarks; each judges ratios measured side by side in one run and exits 1 on a miss.
+    ``nox -s bench -- --write-figures`` also writes what the docs quote into docs/figures/."""
     session.install("-e", ".", "-e", "./hermes_lcm_example[postgres,embeddings]")
     _install_minilm(session)  # bench_embeddings
     _ensure_postgres(session)

@@ -167,6 +167,9 @@ def aggregate(store: dict[str, Any], workers: int) -> tuple[float, float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--max-size", type=int, default=SIZES[-1])
+    parser.add_argument(
+        "--write-figures", action="store_true", help="write what the docs quote (figures.py)"
+    )
     args = parser.parse_args()
     sizes = [s for s in SIZES if s <= args.max_size]
     words = vocabulary(random.Random(5))

@@ -121,6 +121,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=30, help="warm rounds")
     parser.add_argument("--cold-rounds", type=int, default=12, help="fresh interpreters per side")
+    parser.add_argument(
+        "--write-figures", action="store_true", help="write what the docs quote (figures.py)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         site = Path(tmp) / "site"
