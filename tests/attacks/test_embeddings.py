@@ -114,6 +114,18 @@ BROKEN_MODELS: dict[str, Callable[[Path], None]] = {
 }
 
 
+@pytest.mark.sqlite_only
+def test_a_zip_bomb_is_refused_from_its_sizes_before_it_is_inflated(
+    model_folder: Path, tmp_path: Path, logs: EventCapture
+) -> None:
+    model = _broken(model_folder, tmp_path, _zip_bomb)
+    host = _lcm_host(tmp_path, embedding_model=str(model))
+    (warning,) = logs.named("lcm.embeddings_unavailable")
+    said = json.dumps(warning, default=str)
+    assert "would inflate from" in said and "more than 20 times" in said
+    host.close()
+
+
 def _lcm_host(home: Path, **lcm: Any) -> ContextHost:
     config = {"context": {"engine": "lcm"}, "lcm": lcm}
     host = ContextHost.from_config(config, env={"HERMES_HOME": str(home)})
