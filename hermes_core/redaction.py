@@ -97,6 +97,13 @@ _RULES: tuple[_Rule, ...] = (
     _rule(
         r"(?i)\b([a-z][a-z0-9+.\-]{0,31}://)[^/\s@]{1,512}@", None, lambda m: f"{m[1]}{REDACTED}@"
     ),
+    # ... and user info too long for that pattern: no host is 513 characters before its path,
+    # so such a run after the scheme is withheld whole, to its end
+    _rule(
+        r"(?i)\b([a-z][a-z0-9+.\-]{0,31}://)[^/\s@]{513}",
+        r"[^/\s@]*",
+        lambda m: f"{m[1]}{REDACTED}",
+    ),
     # provider API keys: OpenAI/Anthropic style, AWS, GitHub, Slack, Google
     _rule(rf"\bsk-(?:ant-|proj-|live-)?{_KEY_CHARS}{{16,512}}", rf"{_KEY_CHARS}*", _whole),
     _rule(r"\bAKIA[0-9A-Z]{16}\b", None, _whole),

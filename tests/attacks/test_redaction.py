@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -169,3 +170,86 @@ def test_a_token_in_the_embedding_models_url_is_in_no_event(
     engine.close()
     assert logs.named("lcm.embeddings_unavailable")
     assert "ZqMODELTOKENVx" not in json.dumps(logs.entries, default=str)
+
+
+#: One secret of each kind the rules know, in free text, built so that only its own rule
+#: can catch it (no other rule's shape in it), with what must be kept around it.
+EACH_RULE = {
+    "URL user info": (
+        "dial postgresql://admin:Hunter2Plain@db.internal:5432/lcm",
+        "Hunter2Plain",
+        "db.internal:5432/lcm",
+    ),
+    "OpenAI-style key": ("used sk-proj-AbCdEfGhIjKlMnOpQrSt today", "AbCdEfGhIjKlMnOp", "today"),
+    "AWS access key": ("id AKIAABCDEFGHIJKLMNOP here", "AKIAABCDEFGHIJKLMNOP", "here"),
+    "GitHub token": (
+        "push ghp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 ok",
+        "AbCdEfGhIjKlMnOpQrStUvWx",
+        "ok",
+    ),
+    "Slack token": ("hook xoxb-1234567890-AbCdEfGhIj done", "AbCdEfGhIj", "done"),
+    "Google API key": (
+        "maps AIzaSyAbCdEfGhIjKlMnOpQrStUvWxYz0123456 end",
+        "AbCdEfGhIjKlMnOpQrSt",
+        "end",
+    ),
+    "bearer token": (
+        "Authorization header: Bearer AbCdEfGh.IjKlMnOp-QrSt ok",
+        "AbCdEfGh.IjKlMnOp",
+        "ok",
+    ),
+    "secret assignment": ("db_password: Plaintext77 then", "Plaintext77", "then"),
+    "camelCase assignment": ("refreshToken=PlainRunOfLetters next", "PlainRunOfLetters", "next"),
+    "signature parameter": (
+        "GET /o?X-Amz-Signature=PlainRunOfLetters&part=2",
+        "PlainRunOfLetters",
+        "part=2",
+    ),
+    "query parameter": (
+        "GET /v1?api_key=PlainRunOfLetters&model=m",
+        "PlainRunOfLetters",
+        "model=m",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", EACH_RULE)
+def test_each_kind_of_secret_is_redacted_by_its_own_rule_and_the_rest_kept(kind: str) -> None:
+    text, secret, kept = EACH_RULE[kind]
+    cleaned = redact(text)
+    assert secret not in cleaned and "[REDACTED]" in cleaned
+    assert kept in cleaned
+
+
+def test_words_that_only_count_tokens_are_left_as_they_are() -> None:
+    text = "max_tokens=4096 and prompt_tokens: 1234567 and tokenizer=wordpiece2"
+    assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        "key sk-{secret} end",
+        "Authorization: Bearer {secret} end",
+        "client_secret={secret} end",
+        "GET /v1?api_key={secret}&end=1",
+        "https://user:{secret}@host/ end",
+    ],
+)
+def test_a_secret_longer_than_any_pattern_reaches_is_redacted_to_its_last_character(
+    template: str,
+) -> None:
+    secret = "A" * (3 * MAX_WIDTH) + "TailEnd"  # past every pattern's width
+    cleaned = redact(template.format(secret=secret))
+    assert "AAAA" not in cleaned and "TailEnd" not in cleaned
+    assert "end" in cleaned
+
+
+@pytest.mark.parametrize("kept", [0, 5, 12])
+def test_a_secret_cut_short_by_the_quoting_limit_is_still_redacted(kept: int) -> None:
+    """Only ``kept`` characters of the key fit before the cut: too few for its pattern
+    alone, so the text is redacted with room past the cut before it is cut."""
+    secret = "sk-" + "Q" * 120
+    text = "x" * (200 - 4 - 3 - kept) + " " + secret + " tail"
+    quoted = quote_body(text, limit=200)
+    assert "QQ" not in quoted and len(quoted) <= 200
