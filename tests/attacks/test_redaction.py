@@ -205,6 +205,12 @@ EACH_RULE = {
         "PlainRunOfLetters",
         "part=2",
     ),
+    # a bracketed key (form encoding) is no assignment's key: the query rule's alone
+    "bracketed query parameter": (
+        "POST /o?auth[token]=PlainRunOfLetters&part=2",
+        "PlainRunOfLetters",
+        "part=2",
+    ),
     "query parameter": (
         "GET /v1?api_key=PlainRunOfLetters&model=m",
         "PlainRunOfLetters",
