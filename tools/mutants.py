@@ -159,6 +159,38 @@ MUTANTS: tuple[Mutant, ...] = (
         "            self._until = 0.0",
         ("tests/test_llm_client.py", "tests/compressor", *LCM_SQLITE),
     ),
+    Mutant(
+        "the compressor's anti-thrash breaker no longer holds passes back",
+        "hermes_compressor/engine.py",
+        "        if self.breaker.tripped and not self._over_window(tokens):",
+        "        if False:",
+        ("tests/compressor",),
+    ),
+    Mutant(
+        "the compressor tries past max_attempts a turn",
+        "hermes_compressor/engine.py",
+        "        if self.attempts_this_turn >= self.settings.max_attempts:",
+        "        if False:",
+        ("tests/compressor",),
+    ),
+    Mutant(
+        "a prune that frees less than min_reclaim_tokens is kept",
+        "hermes_core/prune_gate.py",
+        "        if freed <= 0 or freed < self.min_reclaim_tokens:",
+        "        if freed <= 0:",
+        (
+            "tests/compressor/test_proactive_prune.py",
+            "tests/lcm/test_prune.py",
+            "tests/test_host_later_hooks.py",
+        ),
+    ),
+    Mutant(
+        "a PostgreSQL writer waits for a locked session without limit",
+        "hermes_lcm_example/hermes_engine_lcm/store/postgres/database.py",
+        "        self._lock_timeout_ms = max(1, int(lock_timeout * 1000))",
+        "        self._lock_timeout_ms = 10**9",
+        ("tests/attacks/test_stores.py", "tests/lcm/test_postgres_fleet.py"),
+    ),
     # ---------------------------------------------------------------- bounds: size
     Mutant(
         "an LLM answer is read past MAX_ANSWER_BYTES",
