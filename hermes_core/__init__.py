@@ -88,6 +88,7 @@ from hermes_core.signatures import accepted_keywords
 from hermes_core.sources.entry_points import ENGINE_GROUP, PLUGIN_GROUP
 from hermes_core.sources.general_plugins import PluginContext
 from hermes_core.sources.source import DiscoveryContext, Source
+from hermes_core.standing import StandingInstructions
 from hermes_core.thresholds import resolve_model_threshold
 from hermes_core.tokens import (
     CHARS_PER_TOKEN,
@@ -151,6 +152,7 @@ __all__ = [
     "PluginContext",
     "PruneGate",
     "Source",
+    "StandingInstructions",
     "UnknownKey",
     "__version__",
     "accepted_keywords",

@@ -1,0 +1,179 @@
+"""Finding standing instructions in what a user wrote, without an LLM.
+
+A *standing instruction* is a rule the user sets for the rest of the session
+("from now on, show me the draft before sending anything", "reply in bullet
+points only", "never write my phone number into a file"), as opposed to a
+task for this turn ("write a parser for this file"). Each sentence of a user
+message is scored on cues of three kinds:
+
+- **persistence**: a phrase that sets a rule in time ("from now on", "for the
+  rest of this session", "going forward", "until I say otherwise", "whenever",
+  "every time", "by default");
+- **frequency addressed to the assistant**: "always", "never", "don't ever",
+  "at all times", "no matter what", in a sentence that tells the assistant
+  what to do;
+- **a rule about every answer**: a directive (an imperative, "please ...",
+  "I want you to ...", "make sure ...", "you must ...") whose object is the
+  assistant's answers or conduct in general (replies, answers, responses,
+  format, language, length, units, how to address the user, what to ask or
+  show first, what never to write), not one thing of this turn.
+
+A sentence that only asks a question, or points at something of this turn
+("this", "the following", "below"), needs a persistence cue to count. A
+*revocation* ("forget what I said about bullet points", "you can stop
+asking before each commit", "no need to use metric anymore") is found the
+same way; the ledger (:mod:`.ledger`) decides which earlier instruction it
+ends. Code blocks and quoted text are skipped: they are material, not rules.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = ["Directive", "find_directives", "sentences"]
+
+Kind = Literal["instruction", "revocation"]
+
+
+@dataclass(frozen=True)
+class Directive:
+    """A sentence of a user message that sets (``instruction``) or ends (``revocation``) a
+    rule; ``text`` is the sentence verbatim, ``score`` how many cues it carries."""
+
+    kind: Kind
+    text: str
+    score: int
+
+
+_CODE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.DOTALL)
+_QUOTED = re.compile(r"^\s*>.*$", re.MULTILINE)
+# a sentence ends at . ! ? or a line break (list items are sentences of their own)
+_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)", re.MULTILINE)
+
+_PERSISTENCE = re.compile(
+    r"\b(?:from now on|from here on(?: out| in)?|from this point(?: on| forward)?|going forward"
+    r"|for the rest of (?:this|our|the|today)(?: (?:session|conversation|chat|day|week|project))?"
+    r"|for the remainder of|for this (?:whole |entire )?"
+    r"(?:session|conversation|chat|project)|for all (?:future |later |subsequent )?"
+    r"(?:replies|responses|answers|messages)|in (?:all|every|each) (?:of )?(?:your )?(?:future |"
+    r"later |subsequent |following )?(?:replies|responses|answers|messages|reply|response|answer)"
+    r"|until (?:i|we) (?:say|tell you) otherwise|until further notice|until i (?:say|tell you)"
+    r"|unless (?:i|we) (?:say|ask|tell you) otherwise|unless told otherwise"
+    r"|(?:every|each) time (?:you|i|we)|whenever (?:you|i|we)|any ?time (?:you|i|we)"
+    r"|by default|as a (?:general |standing )?rule|in (?:the )?future|from today|henceforth"
+    r"|(?:for|in) (?:the )?(?:rest|remainder) of (?:the|this|our) (?:session|conversation|chat|"
+    r"day|week|project)|(?:this|that) (?:applies|goes) (?:to|for) (?:everything|all|every))\b",
+    re.IGNORECASE,
+)
+_FREQUENCY = re.compile(
+    r"\b(?:always|never|ever|at all times|no matter what|under no circumstances|in no case"
+    r"|without exception|each and every|every single|consistently|stick to|keep to)\b",
+    re.IGNORECASE,
+)
+_DIRECTIVE_START = re.compile(
+    r"^\s*(?:(?:ok(?:ay)?|also|and|but|so|then|oh|hey|actually|one more thing|one thing|"
+    r"important(?:ly)?|note|remember|fyi|btw|p\.?s\.?)[,:;!.\-\s]+)*"
+    r"(?:(?:please|pls|kindly|just)[,\s]+)?"
+    r"(?:(?:i(?:'d| would)? (?:want|need|like|prefer|expect|ask) (?:you )?(?:to )?)"
+    r"|(?:i'd rather you|i would rather you|i prefer (?:that )?you|i prefer it when you"
+    r"|make sure (?:to |you |that you )?|be sure to"
+    r"|remember to|don't forget to|do not forget to|you (?:should|must|need to|have to|will|"
+    r"shall|are to|may only|can only)|let's|let us|could you|can you|would you|will you)"
+    r"|(?:don'?t|do not|never|always|only|avoid|stop|refrain from|no more|keep|use|reply"
+    r"|respond|answer|write|format|call|address|refer|show|ask|check|confirm|tell|put|give"
+    r"|include|add|end|start|begin|sign|speak|talk|explain|summari[sz]e|limit|stay|stick"
+    r"|prefer|switch|translate|mention|cite|quote|spell|wait|send|run|double-check|be))\b",
+    re.IGNORECASE,
+)
+# what a rule about every answer is about: the assistant's output and conduct in general
+_GENERAL_OBJECT = re.compile(
+    r"\b(?:repl(?:y|ies)|respon(?:se|ses|d)|answers?|messages?|outputs?|emails?|drafts?"
+    r"|bullet(?: points?)?|lists?"
+    r"|tables?|markdown|json|prose|paragraphs?|sentences?|words?|characters?|emojis?|tone"
+    r"|formal(?:ly)?|casual(?:ly)?|concise(?:ly)?|brief(?:ly)?|short|shorter|long(?:er)?"
+    r"|detailed|language|english|french|spanish|german|italian|portuguese|japanese|chinese"
+    r"|dutch|russian|metric|imperial|celsius|fahrenheit|units?|call me|address me|refer to me"
+    r"|my name|first name|before (?:you |sending|running|deleting|committing|pushing|"
+    r"executing|making|changing|buying|booking|posting|sharing|submitting|installing|merging)"
+    r"|without (?:asking|checking|confirming|my)|unless|ask(?:ing)? (?:me )?(?:first|before)"
+    r"|check with me|confirm with me|my (?:phone|number|address|email|password|details)"
+    r"|personal|sign off|signature|spoilers?|jargon|code comments?|type hints?|docstrings?"
+    r"|semicolons?|tabs|spaces|indentation|commit messages?|timezone|time zone|currency"
+    r"|dates?|format(?:ted|ting)?|style|voice|caps|capital letters|exclamation|sources"
+    r"|citations?|references|links|jokes|apolog(?:y|ies|i[sz]e)|disclaimers?|caveats?"
+    r"|filler|small talk|spelling|grammar|british|american|python|typescript|javascript"
+    r"|examples?|code blocks?|headings?|summar(?:y|ies)|tl;?dr)\b",
+    re.IGNORECASE,
+)
+# a rule by its condition: "when you summarise anything, put the number first"
+_CONDITION = re.compile(
+    r"^\s*(?:and |also |so )?(?:when(?:ever)?|if|any ?time|each time|every time|before|after)"
+    r" (?:you|i|we)\b[^,;:]{1,100}[,;:]\s*(?P<rest>.+)$",
+    re.IGNORECASE | re.DOTALL,
+)
+# pointing at this turn's material: a task, not a rule (unless a persistence cue says so)
+_THIS_TURN = re.compile(
+    r"\b(?:this (?:one|file|function|code|bug|error|question|email|draft|document|page|"
+    r"text|message|list|table|script|test)|the following|below|above|attached|right now"
+    r"|for now|this time|just this|today's)\b",
+    re.IGNORECASE,
+)
+_REVOKE = re.compile(
+    r"^\s*(?:(?:ok(?:ay)?|actually|also|and|oh|so|now|sorry|wait|please|pls|hey)[,!.\s]+)*"
+    r"(?:forget (?:about |what i said|my (?:earlier|previous|last)|that|the )"
+    r"|ignore (?:my |what i said|the (?:earlier|previous))|disregard (?:my |what i said|the )"
+    r"|cancel (?:my |that|the )|scrap (?:my |that|the )|never ?mind (?:about |the |my )"
+    r"|you (?:can|may) (?:stop|drop|forget|skip)|(?:there's |there is )?no (?:more )?need to"
+    r"|no longer (?:need|have) to|(?:don't|do not) (?:need|have) to .{0,60}any ?more"
+    r"|(?:stop|quit) (?:\w+ing)\b.{0,40}\bany ?more|that (?:rule|instruction) no longer"
+    r"|is no longer (?:needed|necessary|required)|(?:doesn't|does not) apply any ?more"
+    r"|back to (?:normal|the default|your default|usual))",
+    re.IGNORECASE,
+)
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of ``text`` outside code and quotes, stripped, in order."""
+    prose = _QUOTED.sub(" ", _CODE.sub(" ", text))
+    found = (m.group(0).strip(" \t-*•") for m in _SENTENCE.finditer(prose))
+    return [s for s in found if len(s) > 3]
+
+
+def score(sentence: str) -> int:
+    """How many cues make ``sentence`` a standing instruction (0: none, or a task)."""
+    persistence = bool(_PERSISTENCE.search(sentence))
+    frequency = bool(_FREQUENCY.search(sentence))
+    # a directive may follow the cue that sets it in time ("From now on, show me ...")
+    rest = _PERSISTENCE.sub(" ", sentence).strip(" ,;:-")
+    directive = bool(_DIRECTIVE_START.search(sentence) or _DIRECTIVE_START.search(rest))
+    general = bool(_GENERAL_OBJECT.search(sentence))
+    question = sentence.rstrip().endswith("?")
+    this_turn = bool(_THIS_TURN.search(sentence))
+    condition = _CONDITION.match(sentence)
+    if condition and _DIRECTIVE_START.search(condition.group("rest")):
+        return 2 + persistence  # a rule by its condition: it holds whenever that does
+    if persistence and (directive or general):  # a directive set in time
+        return 3 if (directive and general) or frequency else 2
+    if this_turn or (question and not frequency):
+        return 0
+    if frequency and general:
+        return 2
+    if directive and general:
+        return 1
+    return 0
+
+
+def find_directives(text: str) -> list[Directive]:
+    """The instructions and revocations ``text`` (a user message) states, sentence by
+    sentence, verbatim."""
+    found = []
+    for sentence in sentences(text):
+        if _REVOKE.search(sentence):
+            found.append(Directive("revocation", sentence, 1))
+            continue
+        points = score(sentence)
+        if points:
+            found.append(Directive("instruction", sentence, points))
+    return found

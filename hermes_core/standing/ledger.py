@@ -1,0 +1,233 @@
+"""The standing instructions of one session: found in user messages, carried in every request.
+
+:class:`StandingInstructions` reads the user messages it has not seen
+(:meth:`~StandingInstructions.observe`, given the whole history each turn, as
+engines get it), keeps the instructions in force, and gives the block an
+engine puts in each request and each compaction
+(:meth:`~StandingInstructions.carried`), within a share of the budget.
+
+Rules, in order:
+
+- A later instruction on the same slot (language, format, length, units, how
+  to address the user, tone) replaces the earlier; so does a restatement (most
+  of its words the same).
+- A revocation ends the instruction it names: the one on its slot, else the
+  one sharing most of its content words (at least a third of them).
+- What is carried is the user's text verbatim: the whole message when it is
+  short (:data:`WHOLE_MESSAGE_CHARS`), else the sentence that states the rule.
+- Over its share of the budget, instructions give way in this order: the
+  weakest first (a rule inferred from its form before one the user set in
+  time, "from now on ..."), then the oldest. Each one dropped is logged as
+  ``standing.instruction_dropped`` and counted in :attr:`dropped`; nothing is
+  forgotten: it comes back when there is room.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from hermes_core.log import get_logger
+from hermes_core.messages import text_of
+from hermes_core.standing.block import HEADER, is_block
+from hermes_core.standing.detect import find_directives
+from hermes_core.standing.placing import with_block, without_blocks
+from hermes_core.standing.topics import overlap, slot
+from hermes_core.tokens import MESSAGE_OVERHEAD, estimate_text_tokens
+
+__all__ = ["SHARE", "WHOLE_MESSAGE_CHARS", "Carried", "Instruction", "StandingInstructions"]
+
+logger = get_logger("hermes_core.standing")
+
+#: The share of a request's budget the carried instructions may take, by default.
+SHARE = 0.1
+#: A user message this short that states a rule is carried whole.
+WHOLE_MESSAGE_CHARS = 300
+#: User messages remembered as read (by digest); past this the oldest are forgotten.
+SEEN_MESSAGES = 100_000
+#: A revocation or restatement matches an instruction sharing this share of its words.
+MATCH = 1 / 3
+RESTATED = 0.8
+
+
+@dataclass(frozen=True)
+class Instruction:
+    """One instruction in force: ``text`` verbatim, in the order the user gave it."""
+
+    text: str
+    order: int
+    score: int
+    slot: str | None
+
+    @property
+    def tokens(self) -> int:
+        """What its line in the block costs."""
+        return estimate_text_tokens(f"- {self.text}\n")
+
+
+@dataclass(frozen=True)
+class Carried:
+    """What a request carries: ``message`` (None when there is nothing to carry), the
+    instructions in it, and those left out for want of room."""
+
+    message: dict[str, Any] | None
+    kept: tuple[Instruction, ...]
+    left_out: tuple[Instruction, ...]
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.blake2b(text.encode("utf-8", "replace"), digest_size=12).digest()
+
+
+class StandingInstructions:
+    """The standing instructions of one session. Thread-safe.
+
+    ``place(messages, block)`` puts a block after the system messages a list starts
+    with, in place of any earlier one; ``strip(messages)`` takes blocks out;
+    ``is_block(message)`` tells an engine its own block.
+    """
+
+    #: The share of a request's budget the block takes at most, by default.
+    SHARE: ClassVar[float] = SHARE
+    place = staticmethod(with_block)
+    strip = staticmethod(without_blocks)
+    is_block = staticmethod(is_block)
+
+    def __init__(self) -> None:
+        self._in_force: list[Instruction] = []
+        self._seen: OrderedDict[bytes, None] = OrderedDict()
+        self._ended: set[str] = set()  # revoked or replaced texts, never taken again
+        self._order = 0
+        self._lock = threading.Lock()
+        #: Instructions left out of a request for want of room, counted per request.
+        self.dropped = 0
+
+    @property
+    def instructions(self) -> tuple[Instruction, ...]:
+        """The instructions in force, oldest first."""
+        with self._lock:
+            return tuple(self._in_force)
+
+    def observe(
+        self, messages: Sequence[Any], skip: Callable[[dict[str, Any]], bool] | None = None
+    ) -> int:
+        """Read the user messages of ``messages`` not read before (``skip`` names others to
+        leave, such as an engine's own summaries); the number of instructions set or
+        ended."""
+        changes = 0
+        for message in messages:
+            if is_block(message):  # carried before (by this process or another): adopted
+                changes += self._adopt(text_of(message))
+                continue
+            if not isinstance(message, dict) or message.get("role") != "user":
+                continue
+            if skip is not None and skip(message):
+                continue
+            text = text_of(message)
+            key = _digest(text)
+            with self._lock:
+                if key in self._seen:
+                    continue
+                self._seen[key] = None
+                while len(self._seen) > SEEN_MESSAGES:
+                    self._seen.popitem(last=False)
+            changes += self._read(text)
+        return changes
+
+    def _adopt(self, block: str) -> int:
+        """Take the instructions of a block an engine carried (after a restart, or from a
+        compacted history) as in force, unless ended here since."""
+        lines = [line[2:] for line in block.splitlines()[1:] if line.startswith("- ")]
+        adopted = 0
+        with self._lock:
+            for text in lines:
+                if text in self._ended or any(i.text == text for i in self._in_force):
+                    continue
+                self._order += 1
+                self._in_force.append(Instruction(text, self._order, 2, slot(text)))
+                adopted += 1
+        return adopted
+
+    def _read(self, text: str) -> int:
+        changes = 0
+        directives = find_directives(text)
+        instructions = [d for d in directives if d.kind == "instruction"]
+        whole = len(text.strip()) <= WHOLE_MESSAGE_CHARS and len(instructions) >= 1
+        with self._lock:
+            for directive in directives:
+                if directive.kind == "revocation":
+                    changes += self._revoke(directive.text)
+                    continue
+                carried = text.strip() if whole else directive.text
+                if carried in self._ended or any(i.text == carried for i in self._in_force):
+                    continue
+                changes += 1 + self._replace(carried)
+                self._order += 1
+                self._in_force.append(
+                    Instruction(carried, self._order, directive.score, slot(directive.text))
+                )
+                if whole:  # one message, carried once, whatever it holds
+                    break
+        return changes
+
+    def _replace(self, text: str) -> int:
+        """End what ``text`` replaces: its slot's instruction, or a restatement."""
+        named = slot(text)
+        ended = [
+            i
+            for i in self._in_force
+            if (named is not None and i.slot == named) or overlap(i.text, text) >= RESTATED
+        ]
+        for instruction in ended:
+            self._end(instruction, "replaced")
+        return len(ended)
+
+    def _revoke(self, text: str) -> int:
+        named = slot(text)
+        candidates = [i for i in self._in_force if named is not None and i.slot == named]
+        if not candidates:
+            scored = [(overlap(i.text, text), i) for i in self._in_force]
+            best = max((s for s, _ in scored), default=0.0)
+            candidates = [i for s, i in scored if s >= MATCH and s == best]
+        for instruction in candidates:
+            self._end(instruction, "revoked")
+        return len(candidates)
+
+    def _end(self, instruction: Instruction, why: str) -> None:
+        self._in_force.remove(instruction)
+        self._ended.add(instruction.text)
+        logger.info("standing.instruction_ended", reason=why, order=instruction.order)
+
+    def carried(self, budget_tokens: int, share: float = SHARE) -> Carried:
+        """The block for a request of ``budget_tokens``: as many instructions in force as
+        fit ``share`` of it, by the rule of this module (weakest, then oldest, give way)."""
+        with self._lock:
+            in_force = list(self._in_force)
+        if not in_force:
+            return Carried(None, (), ())
+        room = int(max(0, budget_tokens) * share) - estimate_text_tokens(HEADER) - MESSAGE_OVERHEAD
+        keep: list[Instruction] = []
+        # strongest first, and of equal strength the newest first, while they fit
+        for instruction in sorted(in_force, key=lambda i: (-i.score, -i.order)):
+            if instruction.tokens <= room:
+                keep.append(instruction)
+                room -= instruction.tokens
+        kept = tuple(sorted(keep, key=lambda i: i.order))
+        left_out = tuple(i for i in in_force if i not in keep)
+        if left_out:
+            with self._lock:
+                self.dropped += len(left_out)
+            logger.warning(
+                "standing.instruction_dropped",
+                left_out=len(left_out),
+                kept=len(kept),
+                budget_tokens=budget_tokens,
+            )
+        if not kept:
+            return Carried(None, (), left_out)
+        lines = "\n".join(f"- {i.text}" for i in kept)
+        return Carried({"role": "system", "content": f"{HEADER}\n{lines}"}, kept, left_out)

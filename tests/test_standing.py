@@ -1,0 +1,189 @@
+"""Standing instructions: found in user messages without an LLM, ended by what revokes or
+replaces them, carried verbatim within their share of the budget."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from hermes_core.standing import HEADER, StandingInstructions, find_directives, is_block
+from hermes_core.testing import EventCapture
+
+#: Rules for the rest of a session, stated every way we could think of: with a cue in time,
+#: by frequency, by condition, and by form alone (a directive about every answer).
+RULES = [
+    "From now on, show me the draft before sending anything.",
+    "For the rest of this session, reply in bullet points only.",
+    "Going forward, keep code comments in English.",
+    "Until I say otherwise, answer in French.",
+    "Can you answer in Spanish from now on?",
+    "In all your future replies, skip the small talk.",
+    "By default, give me Python unless I ask for another language.",
+    "Never write my phone number into a file.",
+    "Always use metric units.",
+    "Don't ever use emojis in your replies.",
+    "Always ask me before you run a command that deletes files.",
+    "Reply in bullet points only.",
+    "Please keep your answers under 100 words.",
+    "Call me Sam.",
+    "Don't use emojis in your replies.",
+    "Make sure you cite your sources.",
+    "Please be concise.",
+    "I'd like you to ask me before you run any command that deletes files.",
+    "When you summarize anything, put the key number first.",
+    "If I ask for code, give me Python unless I say otherwise.",
+    "Before you send any email, show me the draft.",
+    "I prefer you use British spelling.",
+    "No more jokes, please.",
+    "Remember to double-check the numbers before you give me a total.",
+    "Whenever you write SQL, use uppercase keywords.",
+]
+#: Tasks for this turn, questions and talk: none of them is a rule.
+NOT_RULES = [
+    "Write a function that parses this CSV file.",
+    "What's the capital of France?",
+    "Use the staging database for this query.",
+    "Thanks! That helps a lot.",
+    "I always go hiking on weekends with my sisters.",
+    "My sister never liked the beach.",
+    "Never give up on your dreams!",
+    "Send me the pictures of all the dogs!",
+    "Tell me everything about your trip!",
+    "When I went to Paris, I saw the tower.",
+    "If you want, we can meet at 5.",
+    "I promised to be more careful in the future.",
+    "What's pushing you to keep going forward with it?",
+    "Whenever I hear this song, I think of home.",
+    "Don't forget the details!",
+    "I'll never forget the day my son took his first steps.",
+    "Fix the failing test in this file, please.",
+    "Can you summarise the following paragraph?",
+]
+REVOCATIONS = [
+    "Forget what I said about bullet points.",
+    "You can stop asking before each commit.",
+    "Actually, forget the French thing.",
+    "No need to use metric anymore.",
+    "Ignore my earlier instruction about emojis.",
+]
+
+
+@pytest.mark.parametrize("text", RULES)
+def test_a_rule_for_the_rest_of_the_session_is_found_verbatim(text: str) -> None:
+    (directive,) = find_directives(text)
+    assert directive.kind == "instruction" and directive.text == text
+
+
+@pytest.mark.parametrize("text", NOT_RULES)
+def test_a_task_a_question_or_talk_is_no_rule(text: str) -> None:
+    assert find_directives(text) == []
+
+
+@pytest.mark.parametrize("text", REVOCATIONS)
+def test_a_revocation_is_found(text: str) -> None:
+    (directive,) = find_directives(text)
+    assert directive.kind == "revocation"
+
+
+def test_code_and_quoted_text_set_no_rule() -> None:
+    text = "Here is the config:\n```\n# always use tabs from now on\n```\n> never reply\nok?"
+    assert find_directives(text) == []
+
+
+def user(text: str) -> dict[str, Any]:
+    return {"role": "user", "content": text}
+
+
+def texts(ledger: StandingInstructions) -> list[str]:
+    return [i.text for i in ledger.instructions]
+
+
+def test_a_short_message_is_carried_whole_and_a_long_one_by_its_sentence() -> None:
+    ledger = StandingInstructions()
+    short = "Thanks. From now on, reply in bullet points only."
+    rule = "Never write my phone number into a file."
+    long = "Here is the background. " * 20 + rule + " Anyway, on to the report."
+    ledger.observe([user(short), user(long)])
+    assert texts(ledger) == [short, rule]
+
+
+def test_the_history_handed_again_adds_nothing_and_only_user_messages_count() -> None:
+    ledger = StandingInstructions()
+    history = [
+        {"role": "system", "content": "Always be helpful."},
+        user("Call me Sam."),
+        {"role": "assistant", "content": "From now on I will reply in French."},
+    ]
+    assert ledger.observe(history) == 1
+    assert ledger.observe([*history, user("What time is it?")]) == 0
+    assert texts(ledger) == ["Call me Sam."]
+
+
+def test_a_later_rule_on_the_same_slot_replaces_the_earlier() -> None:
+    ledger = StandingInstructions()
+    ledger.observe([user("Always answer in French."), user("Call me Sam.")])
+    ledger.observe([user("From now on, answer in German.")])
+    assert texts(ledger) == ["Call me Sam.", "From now on, answer in German."]
+
+
+def test_a_revocation_ends_the_rule_it_names_and_it_never_comes_back() -> None:
+    ledger = StandingInstructions()
+    history = [
+        user("Reply in bullet points only."),
+        user("Never write my phone number into a file."),
+    ]
+    ledger.observe(history)
+    history.append(user("Forget what I said about bullet points."))
+    ledger.observe(history)
+    assert texts(ledger) == ["Never write my phone number into a file."]
+    history.append(user("Please, reply in bullet points only."))  # set again, anew: in force
+    ledger.observe(history)
+    assert texts(ledger)[-1] == "Please, reply in bullet points only."
+
+
+def test_a_revocation_that_names_nothing_ends_nothing() -> None:
+    ledger = StandingInstructions()
+    ledger.observe([user("Call me Sam."), user("You can stop asking before each commit.")])
+    assert texts(ledger) == ["Call me Sam."]
+
+
+def test_the_block_is_carried_within_its_share_weakest_then_oldest_giving_way(
+    logs: EventCapture,
+) -> None:
+    ledger = StandingInstructions()
+    ledger.observe(
+        [
+            user("From now on, show me the draft before sending anything."),  # set in time
+            user("Please keep your answers under 100 words."),  # by its form only
+            user("Never write my phone number into a file."),  # by frequency
+        ]
+    )
+    roomy = ledger.carried(budget_tokens=10_000)
+    assert roomy.left_out == () and roomy.message is not None and is_block(roomy.message)
+    assert roomy.message["content"].startswith(HEADER)
+    for instruction in ledger.instructions:
+        assert f"- {instruction.text}" in roomy.message["content"]
+    tight = ledger.carried(budget_tokens=500)  # 50 tokens: room for two at most
+    assert [i.text for i in tight.left_out] == ["Please keep your answers under 100 words."]
+    assert ledger.dropped == 1
+    (event,) = logs.named("standing.instruction_dropped")
+    assert event["left_out"] == 1
+    assert ledger.carried(budget_tokens=10).message is None
+
+
+def test_a_block_carried_before_is_adopted_unless_ended_here_since() -> None:
+    """A compacted history holds the block an earlier pass put in: a new ledger (after a
+    restart) takes its instructions as in force; one this ledger saw revoked stays ended."""
+    first = StandingInstructions()
+    first.observe([user("Call me Sam."), user("Reply in bullet points only.")])
+    carried = first.carried(1_000).message
+    assert carried is not None
+    compacted = StandingInstructions.place([{"role": "system", "content": "agent"}], carried)
+    assert compacted[1] is carried and StandingInstructions.is_block(compacted[1])
+    restarted = StandingInstructions()
+    restarted.observe(compacted)
+    assert texts(restarted) == ["Call me Sam.", "Reply in bullet points only."]
+    first.observe([user("Forget what I said about bullet points."), *compacted])
+    assert texts(first) == ["Call me Sam."]
+    assert StandingInstructions.strip(compacted) == [{"role": "system", "content": "agent"}]
