@@ -30,6 +30,7 @@ from hermes_core import (
     LLMQuotaError,
     Message,
     PruneGate,
+    StandingInstructions,
     accepted_keywords,
     estimate_message_tokens,
     get_logger,
@@ -77,6 +78,8 @@ class CompressorEngine(ContextEngine):
         self.prune_gate = PruneGate.from_config(hermes_config or config)
         self.attempts_this_turn = 0
         self.last_summary_source: str | None = None
+        #: The user's standing instructions, carried into every compacted history.
+        self.standing = StandingInstructions()
 
     @property
     def name(self) -> str:
@@ -133,6 +136,7 @@ class CompressorEngine(ContextEngine):
         self.prune_gate.reset()
         self.breaker.reset()
         self.attempts_this_turn = 0
+        self.standing = StandingInstructions()
 
     def clone_for_agent(self) -> CompressorEngine:
         """A new compressor for another agent: the same settings, LLM and model figures, a
@@ -186,6 +190,8 @@ class CompressorEngine(ContextEngine):
             cooldown_seconds=self.cooldown.remaining(),
             summariser="llm" if self.llm is not None else "deterministic",
             last_summary_source=self.last_summary_source,
+            standing_instructions=[i.text for i in self.standing.instructions],
+            standing_instructions_left_out=self.standing.dropped,
         )
         return status
 
@@ -215,6 +221,7 @@ class CompressorEngine(ContextEngine):
         deadline: float | None = None,
     ) -> list[Message]:
         self.attempts_this_turn += 1
+        self.standing.observe(messages, skip=lambda m: is_summary(m, SUMMARY_PREFIX))
         clean = sanitize_tool_pairs(messages)
         tokens = [self.count_tokens(m) for m in clean]
         bounds = self._boundaries(clean, tokens)
@@ -232,6 +239,8 @@ class CompressorEngine(ContextEngine):
         summaries: list[str] = []
         kept: list[Any] = []
         for message in middle:
+            if StandingInstructions.is_block(message):
+                continue  # carried afresh below, never summarised
             if is_summary(message, SUMMARY_PREFIX):
                 text, remainder = split_summary(message)
                 summaries.append(text)
@@ -246,7 +255,7 @@ class CompressorEngine(ContextEngine):
         )
         if summary is None:
             return list(messages)
-        result = assemble(head, summary, tail)
+        result = self._carry(assemble(head, summary, tail))
         before = sum(tokens)
         after = sum(self.count_tokens(m) for m in result)
         if after >= before:
@@ -256,6 +265,16 @@ class CompressorEngine(ContextEngine):
         self.last_prompt_tokens = -1
         self.breaker.pass_ran()
         return result
+
+    def _carry(self, result: list[Message]) -> list[Message]:
+        """``result`` with the standing instructions in force after its system prompt, in
+        their share of the window and never past it."""
+        window = self.context_length
+        if window <= 0:
+            return result
+        after = sum(self.count_tokens(m) for m in StandingInstructions.strip(result))
+        room = min(int(window * StandingInstructions.SHARE), window - after)
+        return StandingInstructions.place(result, self.standing.carried(room, share=1.0).message)
 
     def _boundaries(
         self, messages: list[Message], tokens: list[int], most_tail: int | None = None
