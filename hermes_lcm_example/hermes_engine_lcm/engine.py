@@ -18,6 +18,7 @@ from hermes_core import (
     HermesConfig,
     Message,
     PruneGate,
+    StandingInstructions,
     copy_messages,
     estimate_message_tokens,
     estimate_tokens,
@@ -34,6 +35,7 @@ from hermes_engine_lcm.relevance.ranking import HybridRelevance, KeywordRelevanc
 from hermes_engine_lcm.render import SUMMARY_PREFIX, is_lcm_summary
 from hermes_engine_lcm.selection import Shares, active_messages, build_request
 from hermes_engine_lcm.settings import LCMSettings
+from hermes_engine_lcm.standing import SessionInstructions
 from hermes_engine_lcm.store.cache import MessageCache
 from hermes_engine_lcm.store.keys import UNNAMED_SESSION, session_key
 from hermes_engine_lcm.store.messages import OVERLAP, fingerprint, ingest, remember_handed
@@ -62,7 +64,7 @@ DEADLINE_MARGIN = 0.25
 
 def _lcm_own(message: Any) -> bool:
     """Whether ``message`` is LCM's own text (a summary or a stub), never stored as a message."""
-    return is_lcm_summary(message) or is_lcm_stub(message)
+    return is_lcm_summary(message) or is_lcm_stub(message) or StandingInstructions.is_block(message)
 
 
 class LCMEngine(ContextEngine):
@@ -108,6 +110,8 @@ class LCMEngine(ContextEngine):
         self._messages = MessageCache()  # stored messages never change: read each once
         self.relevance: Relevance = KeywordRelevance()
         self._embedder: Any = None
+        #: The user's standing instructions per session, carried in every request.
+        self.standing = SessionInstructions(skip=_lcm_own)
         if self.settings.embedding_model:
             self._use_embeddings(self.settings.embedding_model, home)
 
@@ -156,6 +160,7 @@ class LCMEngine(ContextEngine):
     def _ingest(self, session_id: str, messages: Any) -> list[int]:
         if not isinstance(messages, list) or not messages:
             return []
+        self.standing.observe(session_id, messages)
         with self.database.write(session_id) as db:
             ids = ingest(db, session_id, messages, skip=_lcm_own, fts=self.database.fts)
         if ids and self._embedder is not None:
@@ -234,6 +239,8 @@ class LCMEngine(ContextEngine):
                 # message than the store's last (another host went on), and recording it at
                 # the store's end would make its next turn store those messages again.
                 return messages
+            block = self.standing.of(sid).carried(self.threshold_tokens or self.context_length)
+            active = StandingInstructions.place(active, block.message)
             remember_handed(db, sid, active)
         return active
 
@@ -317,6 +324,8 @@ class LCMEngine(ContextEngine):
         budget = budget_tokens or self.context_length
         if budget <= 0:
             return None
+        block = self.standing.of(sid).carried(budget).message
+        budget -= estimate_tokens([block]) if block is not None else 0
         shares = Shares(
             tail=self.settings.request_tail_share,
             summaries=self.settings.summary_share,
@@ -324,7 +333,7 @@ class LCMEngine(ContextEngine):
         )
         with self.database.read() as db:
             items = active_items(db, sid)
-            key = (tuple((i.position, i.ref_id) for i in items), query, budget)
+            key = (tuple((i.position, i.ref_id) for i in items), query, budget, str(block))
             cached = self._selections.get(sid)
             if cached is not None and cached[0] == key:
                 return copy_messages(cached[1])  # the agent may edit what it gets in place
@@ -333,6 +342,7 @@ class LCMEngine(ContextEngine):
             )
         if messages is None:
             return None
+        messages = StandingInstructions.place(messages, block)
         with self._lock:
             self._selections[sid] = (key, messages)
             self._selections.move_to_end(sid)
@@ -387,6 +397,7 @@ class LCMEngine(ContextEngine):
             clear_active_context(db, sid)
             remember_handed(db, sid, [])
         self._forget(sid)
+        self.standing.forget(sid)  # a new conversation: the rules of the last one end
 
     # ------------------------------------------------------------------ tools
 
@@ -435,5 +446,6 @@ class LCMEngine(ContextEngine):
             full_text_search=self.database.fts,
             llm_cooldown_seconds=self.cooldown.remaining(),
             summary_prefix=SUMMARY_PREFIX,
+            standing_instructions=[i.text for i in self.standing.of(self._session).instructions],
         )
         return status
