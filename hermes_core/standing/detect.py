@@ -55,7 +55,8 @@ _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)", re.MULTILINE)
 _PERSISTENCE = re.compile(
     r"\b(?:from now on|from here on(?: out| in)?|from this point(?: on| forward)?|going forward"
     r"|for the rest of (?:this|our|the|today)(?: (?:session|conversation|chat|day|week|project))?"
-    r"|for the remainder of|for this (?:whole |entire )?"
+    r"|for the remainder of(?: (?:this|our|the) (?:session|conversation|chat|day|week|project))?"
+    r"|for this (?:whole |entire )?"
     r"(?:session|conversation|chat|project)|for all (?:future |later |subsequent )?"
     r"(?:replies|responses|answers|messages)|in (?:all|every|each) (?:of )?(?:your )?(?:future |"
     r"later |subsequent |following )?(?:replies|responses|answers|messages|reply|response|answer)"
@@ -89,7 +90,9 @@ _DIRECTIVE_START = re.compile(
 )
 # what a rule about every answer is about: the assistant's output and conduct in general
 _GENERAL_OBJECT = re.compile(
-    r"\b(?:repl(?:y|ies)|respon(?:se|ses|d)|answers?|messages?|outputs?|emails?|drafts?"
+    # whatever the assistant does from here: "any number you quote", "everything you write"
+    r"\b(?:any|every|each|all|anything|everything|whatever)\b[\w\s']{0,24}?\byou(?:'ll)? \w+"
+    r"|\b(?:repl(?:y|ies)|respon(?:se|ses|d)|answers?|messages?|outputs?|emails?|drafts?"
     r"|bullet(?: points?)?|lists?"
     r"|tables?|markdown|json|prose|paragraphs?|sentences?|words?|characters?|emojis?|tone"
     r"|formal(?:ly)?|casual(?:ly)?|concise(?:ly)?|brief(?:ly)?|short|shorter|long(?:er)?"
