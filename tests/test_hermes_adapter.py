@@ -95,7 +95,7 @@ def test_hermes_compression_path_folds_a_long_conversation_and_the_tools_find_it
     assert len(result) < len(conversation) and asked  # summaries came from the auxiliary LLM
     assert FACT not in json.dumps(result)  # folded away ...
     names = [schema["name"] for schema in engine.get_tool_schemas()]
-    assert names == ["lcm_grep", "lcm_describe", "lcm_expand"]
+    assert names == ["lcm_grep", "lcm_describe", "lcm_expand", "lcm_instructions"]
     found = engine.handle_tool_call("lcm_grep", {"query": "platform nine"}, messages=result)
     assert FACT in found  # ... and found again through the tool
     assert engine.get_status()["compression_count"] == 1

@@ -419,6 +419,14 @@ class LCMEngine(ContextEngine):
         sessions = None if self.settings.cross_session_search else [sid]
         if not isinstance(args, dict):
             return tools.answer({"error": f"arguments of {name} must be a JSON object"})
+        if name == "lcm_instructions":
+            ledger = self.standing.of(sid)
+            return tools.answer(
+                {
+                    "instructions": [i.text for i in ledger.instructions],
+                    "left_out_for_room": ledger.dropped,
+                }
+            )
         try:
             with self.database.read() as db:
                 if name == "lcm_grep":

@@ -1,4 +1,5 @@
-"""The retrieval tools: lcm_grep, lcm_describe, lcm_expand. JSON in, JSON out, never raising."""
+"""The retrieval tools: lcm_grep, lcm_describe, lcm_expand, and lcm_instructions. JSON in,
+JSON out, never raising."""
 
 from __future__ import annotations
 
@@ -81,6 +82,14 @@ SCHEMAS: list[dict[str, Any]] = [
             },
             "required": ["id"],
         },
+    },
+    {
+        "name": "lcm_instructions",
+        "description": (
+            "List the standing instructions the user gave for the rest of this conversation, "
+            "as they are carried into every request (the user's own words)."
+        ),
+        "parameters": {"type": "object", "properties": {}},
     },
 ]
 

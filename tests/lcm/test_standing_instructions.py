@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -69,3 +70,13 @@ def test_a_new_engine_on_the_store_reads_the_rule_from_the_compacted_history(
     second = make_lcm(context_length=6_000)  # a restart: nothing in memory
     request = _select(second, [*compacted, *agent_turn(150)], "and now?", 4_000)
     assert any(StandingInstructions.is_block(m) and RULE in m["content"] for m in request)
+
+
+def test_lcm_instructions_lists_them_in_the_users_words(
+    make_lcm: Callable[..., LCMEngine],
+) -> None:
+    engine = make_lcm()
+    engine.on_turn_complete(_history(3))
+    answer = json.loads(engine.handle_tool_call("lcm_instructions", {}))
+    assert answer == {"instructions": [RULE], "left_out_for_room": 0}
+    assert "lcm_instructions" in [s["name"] for s in engine.get_tool_schemas()]
