@@ -172,6 +172,14 @@ def recall(session: nox.Session) -> None:
 
 
 @nox.session(python=PYTHON)
+def standing(session: nox.Session) -> None:
+    """Standing instructions in every later request: our own instructions put into the
+    development conversations, each engine at B = 4,000 / 8,000 / 16,000."""
+    session.install("-e", ".", "-e", "./hermes_lcm_example")
+    session.run("python", str(ROOT / "benchmarks" / "standing" / "run.py"), *session.posargs)
+
+
+@nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
     """Benchmarks; each judges ratios measured side by side in one run and exits 1 on a miss.
     ``nox -s bench -- --write-figures`` also writes what the docs quote into docs/figures/."""
