@@ -187,3 +187,8 @@ def test_a_block_carried_before_is_adopted_unless_ended_here_since() -> None:
     first.observe([user("Forget what I said about bullet points."), *compacted])
     assert texts(first) == ["Call me Sam."]
     assert StandingInstructions.strip(compacted) == [{"role": "system", "content": "agent"}]
+
+
+def test_a_directive_about_a_named_file_is_a_task() -> None:
+    assert find_directives("Please add type hints to billing/core.py.") == []
+    assert find_directives("Always add type hints to the functions you write.") != []

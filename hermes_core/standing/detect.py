@@ -120,7 +120,10 @@ _CONDITION = re.compile(
 _THIS_TURN = re.compile(
     r"\b(?:this (?:one|file|function|code|bug|error|question|email|draft|document|page|"
     r"text|message|list|table|script|test)|the following|below|above|attached|right now"
-    r"|for now|this time|just this|today's)\b",
+    r"|for now|this time|just this|today's)\b"
+    # a named file or path is a thing of this turn: "add type hints to billing/core.py"
+    r"|\w/[\w.-]|\b[\w-]+\.(?:py|js|ts|tsx|md|json|ya?ml|txt|csv|go|rs|java|rb|c|cpp|h|sql|sh"
+    r"|toml|ini|cfg|html|css)\b",
     re.IGNORECASE,
 )
 _REVOKE = re.compile(
