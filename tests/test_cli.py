@@ -220,6 +220,23 @@ def test_replay_of_the_bundled_sample_compacts_with_the_compressor(tmp_path: Pat
     assert rows and all(" 0% of window" not in row for row in rows)  # usage before the pass
 
 
+def test_replay_shows_the_standing_instructions_carried(tmp_path: Path) -> None:
+    from hermes_core.testing.conversations import sample_conversation
+
+    rule = "From now on, answer in bullet points only."
+    messages = sample_conversation(3)
+    messages[1:1] = [{"role": "user", "content": rule}, {"role": "assistant", "content": "Ok."}]
+    messages += sample_conversation(200)[1:]
+    source = tmp_path / "conversation.jsonl"
+    source.write_text("\n".join(json.dumps(m) for m in messages) + "\n")
+    result = run("replay", str(source), "--context-length", "8000", home=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "standing instructions carried into every request: 1" in result.stdout
+    assert f"  - {rule}" in result.stdout
+    as_json = json.loads(run("replay", str(source), "--json", home=tmp_path).stdout)
+    assert as_json["standing_instructions"] == [rule]
+
+
 def test_replay_figures_add_up(tmp_path: Path) -> None:
     result = run("replay", "--context-length", "16000", "--json", home=tmp_path)
     report = json.loads(result.stdout)

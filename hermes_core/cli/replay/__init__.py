@@ -229,6 +229,13 @@ def _show(report: ReplayReport) -> None:
         final_messages=report.final_messages,
         final_tokens=report.final_tokens,
     )
+    if report.standing_instructions:
+        say(
+            "standing instructions carried into every request: {count}",
+            count=len(report.standing_instructions),
+        )
+        for text in report.standing_instructions[:_ROWS]:
+            say("  - {text}", text=text)
 
 
 def _ask(host: ContextHost, history: list[dict[str, Any]], ask: str, window: int) -> dict[str, Any]:

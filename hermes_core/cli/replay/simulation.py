@@ -47,6 +47,8 @@ class ReplayReport:
     passes: list[Pass] = field(default_factory=list)
     final_messages: int = 0
     final_tokens: int = 0
+    #: The standing instructions the engine carries at the end (its status says which).
+    standing_instructions: list[str] = field(default_factory=list)
 
     @property
     def tokens_without_engine(self) -> int:
@@ -108,6 +110,7 @@ class ReplayReport:
             "requests": [asdict(turn) for turn in self.turns],
             "final_messages": self.final_messages,
             "final_tokens": self.final_tokens,
+            "standing_instructions": self.standing_instructions,
         }
 
 
@@ -158,6 +161,9 @@ def replay(
             report.passes.append(Pass(number, tokens, estimate_tokens(history), elapsed))
         host.turn_complete(history, None, turn_id=f"turn-{number}")
     report.final_messages, report.final_tokens = len(history), estimate_tokens(history)
+    carried = host.status().get("standing_instructions")
+    if isinstance(carried, list):
+        report.standing_instructions = [str(text) for text in carried]
     return report, history
 
 
