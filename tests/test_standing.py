@@ -192,3 +192,22 @@ def test_a_block_carried_before_is_adopted_unless_ended_here_since() -> None:
 def test_a_directive_about_a_named_file_is_a_task() -> None:
     assert find_directives("Please add type hints to billing/core.py.") == []
     assert find_directives("Always add type hints to the functions you write.") != []
+
+
+def test_a_history_handed_again_and_extended_is_read_from_where_it_ended() -> None:
+    """An agent hands the whole history every turn: only the new messages are read."""
+    ledger = StandingInstructions()
+    history = [user(f"message {n}") for n in range(1_000)]
+    ledger.observe(history)
+    read: list[str] = []
+
+    def counting(message: dict[str, Any]) -> bool:
+        read.append(message["content"])
+        return False
+
+    history.append(user("Call me Sam."))
+    ledger.observe(history, skip=counting)
+    assert read == ["Call me Sam."] and texts(ledger) == ["Call me Sam."]
+    rebuilt = [dict(m) for m in history]  # new objects: read whole, nothing set twice
+    ledger.observe(rebuilt, skip=counting)
+    assert len(read) == 1 + len(rebuilt) and texts(ledger) == ["Call me Sam."]

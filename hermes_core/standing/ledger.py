@@ -25,6 +25,7 @@ Rules, in order:
 from __future__ import annotations
 
 import hashlib
+import itertools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -102,6 +103,9 @@ class StandingInstructions:
         self._seen: OrderedDict[bytes, None] = OrderedDict()
         self._ended: set[str] = set()  # revoked or replaced texts, never taken again
         self._order = 0
+        #: The list read last: its length, and its first and last message objects. A list
+        #: that extends it (an agent hands its whole history every turn) is read from there.
+        self._last: tuple[int, int, int] = (0, 0, 0)
         self._lock = threading.Lock()
         #: Instructions left out of a request for want of room, counted per request.
         self.dropped = 0
@@ -117,9 +121,21 @@ class StandingInstructions:
     ) -> int:
         """Read the user messages of ``messages`` not read before (``skip`` names others to
         leave, such as an engine's own summaries); the number of instructions set or
-        ended."""
+        ended.
+
+        Costs what is new: a list that starts with the very message objects the last one
+        did (first and last, as a host hands them every turn) is read from where that one
+        ended; any other list is read whole, each message's text checked against those
+        read before by its digest."""
         changes = 0
-        for message in messages:
+        count, first, last = self._last
+        start = 0
+        if 0 < count <= len(messages):
+            if id(messages[0]) == first and id(messages[count - 1]) == last:
+                start = count  # the same objects where they were: only what follows is new
+        if messages:
+            self._last = (len(messages), id(messages[0]), id(messages[-1]))
+        for message in itertools.islice(messages, start, None):
             if is_block(message):  # carried before (by this process or another): adopted
                 changes += self._adopt(text_of(message))
                 continue
