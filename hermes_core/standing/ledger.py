@@ -130,9 +130,12 @@ class StandingInstructions:
         changes = 0
         count, first, last = self._last
         start = 0
-        if 0 < count <= len(messages):
-            if id(messages[0]) == first and id(messages[count - 1]) == last:
-                start = count  # the same objects where they were: only what follows is new
+        if (
+            0 < count <= len(messages)
+            and id(messages[0]) == first
+            and id(messages[count - 1]) == last
+        ):
+            start = count  # the same objects where they were: only what follows is new
         if messages:
             self._last = (len(messages), id(messages[0]), id(messages[-1]))
         for message in itertools.islice(messages, start, None):
