@@ -88,7 +88,6 @@ from hermes_core.signatures import accepted_keywords
 from hermes_core.sources.entry_points import ENGINE_GROUP, PLUGIN_GROUP
 from hermes_core.sources.general_plugins import PluginContext
 from hermes_core.sources.source import DiscoveryContext, Source
-from hermes_core.standing import StandingInstructions
 from hermes_core.thresholds import resolve_model_threshold
 from hermes_core.tokens import (
     CHARS_PER_TOKEN,
@@ -97,8 +96,9 @@ from hermes_core.tokens import (
     estimate_tokens,
 )
 
-if TYPE_CHECKING:  # at run time the HTTP client (and httpx) load on first use, below
+if TYPE_CHECKING:  # at run time these load on first use, below
     from hermes_core.llm.client import ChatClient, ChatResult
+    from hermes_core.standing import StandingInstructions
 
 __all__ = [
     "CHARS_PER_TOKEN",
@@ -194,4 +194,10 @@ def __getattr__(name: str) -> object:
         from hermes_core.llm import client
 
         return getattr(client, name)
+    # Standing instructions compile their patterns at import: an engine that carries them
+    # pays for that, not every ``import hermes_core``.
+    if name == "StandingInstructions":
+        from hermes_core.standing import StandingInstructions
+
+        return StandingInstructions
     raise AttributeError(f"module 'hermes_core' has no attribute {name!r}")

@@ -61,3 +61,13 @@ def test_importing_the_library_loads_no_console_or_command_line_package() -> Non
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout) == []
+
+
+def test_standing_instructions_load_when_an_engine_asks_for_them() -> None:
+    probe = (
+        "import sys, hermes_core; before = 'hermes_core.standing' in sys.modules; "
+        "cls = hermes_core.StandingInstructions; "
+        "print(before, 'hermes_core.standing' in sys.modules, cls.__name__)"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True", "StandingInstructions"]
