@@ -140,6 +140,23 @@ _REVOKE = re.compile(
 )
 
 
+#: Words without one of which ``_PERSISTENCE`` / ``_FREQUENCY`` cannot match: looked for
+#: first, each a substring test at C speed (most sentences hold none: no pattern runs).
+_PERSISTENCE_WORDS = (
+    "now on", "here on", "this point", "forward", "rest of", "remainder", "for this",
+    "for all", "in all", "in every", "in each", "until", "unless", "time", "whenever",
+    "default", "rule", "future", "today", "henceforth", "applies", "goes",
+)  # fmt: skip
+_FREQUENCY_WORDS = (
+    "always", "never", "ever", "at all times", "no matter", "circumstances", "no case",
+    "exception", "each and every", "every single", "consistently", "stick to", "keep to",
+)  # fmt: skip
+
+
+def _mentions(lowered: str, words: tuple[str, ...], pattern: re.Pattern[str]) -> bool:
+    return any(word in lowered for word in words) and pattern.search(lowered) is not None
+
+
 def sentences(text: str) -> list[str]:
     """The sentences of ``text`` outside code and quotes, stripped, in order."""
     prose = _QUOTED.sub(" ", _CODE.sub(" ", text))
@@ -148,21 +165,27 @@ def sentences(text: str) -> list[str]:
 
 
 def score(sentence: str) -> int:
-    """How many cues make ``sentence`` a standing instruction (0: none, or a task)."""
-    persistence = bool(_PERSISTENCE.search(sentence))
-    frequency = bool(_FREQUENCY.search(sentence))
-    # a directive may follow the cue that sets it in time ("From now on, show me ...")
-    rest = _PERSISTENCE.sub(" ", sentence).strip(" ,;:-")
-    directive = bool(_DIRECTIVE_START.search(sentence) or _DIRECTIVE_START.search(rest))
-    general = bool(_GENERAL_OBJECT.search(sentence))
-    question = sentence.rstrip().endswith("?")
-    this_turn = bool(_THIS_TURN.search(sentence))
+    """How many cues make ``sentence`` a standing instruction (0: none, or a task).
+
+    Most sentences carry no cue at all; they are decided by the three cue patterns
+    alone, before the larger patterns of what a rule is about are run."""
+    lowered = sentence.lower()
+    persistence = _mentions(lowered, _PERSISTENCE_WORDS, _PERSISTENCE)
     condition = _CONDITION.match(sentence)
     if condition and _DIRECTIVE_START.search(condition.group("rest")):
         return 2 + persistence  # a rule by its condition: it holds whenever that does
+    frequency = _mentions(lowered, _FREQUENCY_WORDS, _FREQUENCY)
+    directive = _DIRECTIVE_START.search(sentence) is not None
+    if persistence and not directive:  # the directive may follow the cue: "From now on, ..."
+        rest = _PERSISTENCE.sub(" ", sentence).strip(" ,;:-")
+        directive = _DIRECTIVE_START.search(rest) is not None
+    if not (persistence or frequency or directive):
+        return 0
+    general = _GENERAL_OBJECT.search(sentence) is not None
     if persistence and (directive or general):  # a directive set in time
         return 3 if (directive and general) or frequency else 2
-    if this_turn or (question and not frequency):
+    question = sentence.rstrip().endswith("?")
+    if _THIS_TURN.search(sentence) or (question and not frequency):
         return 0
     if frequency and general:
         return 2
