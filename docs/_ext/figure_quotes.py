@@ -67,4 +67,9 @@ def render(markdown: str, page: str) -> str:
 
 
 def on_page_markdown(markdown: str, page: Any, **kwargs: Any) -> str:
-    return render(markdown, page.file.src_path)
+    from mkdocs.exceptions import PluginError  # the build's own error: one line, no trace
+
+    try:
+        return render(markdown, page.file.src_path)
+    except FigureError as exc:
+        raise PluginError(str(exc)) from None
