@@ -123,6 +123,35 @@ MUTANTS: tuple[Mutant, ...] = (
         "    if True:\n        return None",
         HOST,
     ),
+    # ------------------------------------------- the deliberate bugs of issue 32's report
+    Mutant(
+        "the ABC's select_context is called anyway (host.py's override check always true)",
+        "hermes_core/host/host.py",
+        '        if _overrides(engine, "select_context"):',
+        "        if True:",
+        HOST,
+    ),
+    Mutant(
+        "the user's Ctrl-C is re-raised in every thread, not only the main one",
+        "hermes_core/containment.py",
+        "    if not _watching and threading.current_thread() is threading.main_thread():",
+        "    if not _watching:",
+        HOST,
+    ),
+    Mutant(
+        "import hermes_core loads the HTTP client (and httpx) at once",
+        "hermes_core/__init__.py",
+        "if TYPE_CHECKING:  # at run time these load on first use, below\n",
+        "from hermes_core.llm.client import ChatClient, ChatResult  # noqa\nif TYPE_CHECKING:\n",
+        ("tests/test_public_api.py", "tests/test_lazy_imports.py"),
+    ),
+    Mutant(
+        "LCM's cooldown reads the real clock, not the one it was given",
+        "hermes_lcm_example/hermes_engine_lcm/engine.py",
+        "        self.cooldown = FailureCooldown(clock)  # shared by the passes of every session",
+        "        self.cooldown = FailureCooldown()",
+        ("tests/lcm/test_compaction.py",),
+    ),
     # ---------------------------------------------------------------- bounds: time
     Mutant(
         "a bounded call waits without limit",
