@@ -3,7 +3,7 @@
 With ``--write-figures`` (or ``HERMES_CONTEXT_WRITE_DOCS=1``) a benchmark
 records the figures the docs quote into ``docs/figures/<source>.json``, with
 the date and the machine of the run and the command that measured them. A page
-quotes a figure as ``{{ figure("<source>.<key>") }}`` (``docs/_ext/figures.py``
+quotes a figure as ``{{ figure("<source>.<key>") }}`` (``docs/_ext/figure_quotes.py``
 renders it, with its date and machine), and ``tests/test_docs_figures.py``
 fails when a page quotes a measured figure that no data file holds.
 """
