@@ -14,25 +14,10 @@ from hermes_engine_lcm.selection import RANKED_CANDIDATES, RECENT_CANDIDATES
 from hermes_core import validate_messages
 from hermes_core.testing.conversations import sample_conversation
 from hermes_core.tokens import estimate_tokens
+from tests.lcm.requests import select
 
 FACT = "The deployment password hint is 'blue heron' (runbook)."
 ASK = {"role": "user", "content": "Which hint did the runbook give for the deployment password?"}
-
-
-def select(
-    engine: LCMEngine,
-    history: list[dict[str, Any]],
-    incoming: dict[str, Any],
-    budget: int = 6_000,
-) -> list[dict[str, Any]]:
-    result = engine.select_context(
-        [*history, incoming],
-        conversation_messages=history,
-        incoming_message=incoming,
-        budget_tokens=budget,
-    )
-    assert result is not None
-    return result
 
 
 def test_the_request_is_system_then_summaries_and_relevant_originals_in_order_then_the_tail(

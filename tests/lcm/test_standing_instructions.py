@@ -11,6 +11,7 @@ from hermes_engine_lcm import LCMEngine
 from hermes_core import StandingInstructions, validate_messages
 from hermes_core.testing.conversations import agent_turn, sample_conversation
 from hermes_core.tokens import estimate_tokens
+from tests.lcm.requests import select
 
 RULE = "Never write my phone number into a file."
 
@@ -24,15 +25,7 @@ def _history(turns: int) -> list[dict[str, Any]]:
 
 
 def _select(engine: LCMEngine, history: list[Any], ask: str, budget: int) -> list[Any]:
-    incoming = {"role": "user", "content": ask}
-    result = engine.select_context(
-        [*history, incoming],
-        conversation_messages=history,
-        incoming_message=incoming,
-        budget_tokens=budget,
-    )
-    assert result is not None
-    return result
+    return select(engine, history, {"role": "user", "content": ask}, budget)
 
 
 def test_every_request_carries_the_instruction_however_far_back_and_fits(
