@@ -114,7 +114,8 @@ def test_one_hosts_hung_engine_never_starves_another_host_in_the_process(
             assert hung.select_context(request) is request
         healthy.start_session("s")
         healthy.turn_complete([{"role": "user", "content": "healthy pangolin"}])
-        assert len(healthy.tool_schemas()) == 3
+        names = {entry["function"]["name"] for entry in healthy.tool_schemas()}
+        assert {"lcm_grep", "lcm_describe", "lcm_expand", "lcm_instructions"} == names
         found = json.loads(healthy.handle_tool_call("lcm_grep", {"query": "pangolin"}))
         assert len(found["results"]) == 1
         assert healthy.status()["hook_timeouts"] == 0
