@@ -255,9 +255,8 @@ class CompressorEngine(ContextEngine):
         )
         if summary is None:
             return list(messages)
-        result = self._carry(assemble(head, summary, tail))
+        result, after = self._carry(assemble(head, summary, tail))
         before = sum(tokens)
-        after = sum(self.count_tokens(m) for m in result)
         if after >= before:
             logger.info("compressor.no_gain", before_tokens=before, after_tokens=after)
             return clean
@@ -266,15 +265,20 @@ class CompressorEngine(ContextEngine):
         self.breaker.pass_ran()
         return result
 
-    def _carry(self, result: list[Message]) -> list[Message]:
+    def _carry(self, result: list[Message]) -> tuple[list[Message], int]:
         """``result`` with the standing instructions in force after its system prompt, in
-        their share of the window and never past it."""
+        their share of the window and never past it; and its tokens (each message counted
+        once: the counter may be a model's tokenizer)."""
         window = self.context_length
         if window <= 0:
-            return result
-        after = sum(self.count_tokens(m) for m in StandingInstructions.strip(result))
+            return result, sum(self.count_tokens(m) for m in result)
+        result = StandingInstructions.strip(result)
+        after = sum(self.count_tokens(m) for m in result)
         room = min(int(window * StandingInstructions.SHARE), window - after)
-        return StandingInstructions.place(result, self.standing.carried(room, share=1.0).message)
+        block = self.standing.carried(room, share=1.0).message
+        if block is None:
+            return result, after
+        return StandingInstructions.place(result, block), after + self.count_tokens(block)
 
     def _boundaries(
         self, messages: list[Message], tokens: list[int], most_tail: int | None = None
