@@ -190,7 +190,7 @@ class CompressorEngine(ContextEngine):
             cooldown_seconds=self.cooldown.remaining(),
             summariser="llm" if self.llm is not None else "deterministic",
             last_summary_source=self.last_summary_source,
-            standing_instructions=[i.text for i in self.standing.instructions],
+            standing_instructions=self.standing.shown(),
             standing_instructions_left_out=self.standing.dropped,
         )
         return status

@@ -211,3 +211,12 @@ def test_a_history_handed_again_and_extended_is_read_from_where_it_ended() -> No
     rebuilt = [dict(m) for m in history]  # new objects: read whole, nothing set twice
     ledger.observe(rebuilt, skip=counting)
     assert len(read) == 1 + len(rebuilt) and texts(ledger) == ["Call me Sam."]
+
+
+def test_a_status_shows_the_instructions_redacted_and_the_request_carries_them_whole() -> None:
+    ledger = StandingInstructions()
+    rule = "Always call the API with the key sk-proj-AbCdEfGhIjKlMnOpQrStUv from now on."
+    ledger.observe([user(rule)])
+    assert "AbCdEfGhIjKlMnOp" not in str(ledger.shown()) and "[REDACTED]" in ledger.shown()[0]
+    carried = ledger.carried(10_000).message
+    assert carried is not None and rule in carried["content"]

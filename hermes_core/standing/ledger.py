@@ -34,6 +34,7 @@ from typing import Any, ClassVar
 
 from hermes_core.log import get_logger
 from hermes_core.messages import text_of
+from hermes_core.redaction import redact
 from hermes_core.standing.block import HEADER, is_block
 from hermes_core.standing.detect import find_directives
 from hermes_core.standing.placing import with_block, without_blocks
@@ -115,6 +116,11 @@ class StandingInstructions:
         """The instructions in force, oldest first."""
         with self._lock:
             return tuple(self._in_force)
+
+    def shown(self) -> list[str]:
+        """The instructions in force as a status may show them: redacted (a user may have
+        put a key in one; the request carries it, a status never does)."""
+        return [redact(i.text) for i in self.instructions]
 
     def observe(
         self, messages: Sequence[Any], skip: Callable[[dict[str, Any]], bool] | None = None

@@ -454,6 +454,6 @@ class LCMEngine(ContextEngine):
             full_text_search=self.database.fts,
             llm_cooldown_seconds=self.cooldown.remaining(),
             summary_prefix=SUMMARY_PREFIX,
-            standing_instructions=[i.text for i in self.standing.of(self._session).instructions],
+            standing_instructions=self.standing.of(self._session).shown(),
         )
         return status
