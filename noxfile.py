@@ -24,7 +24,8 @@ def tests(session: nox.Session) -> None:
     session.install("-e", ".[test]", "-e", "./hermes_lcm_example[postgres,embeddings]")
     _install_minilm(session)
     _ensure_postgres(session, optional=True)
-    session.run("pytest", "-m", "not e2e and not browser", *session.posargs)
+    # one worker per core (pytest-xdist): 303 s serial, 164 s on two cores; ``-- -n 0`` for one
+    session.run("pytest", "-n", "auto", "-m", "not e2e and not browser", *session.posargs)
 
 
 @nox.session(python=PYTHON)

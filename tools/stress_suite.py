@@ -25,7 +25,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-FAST_SUITE = ["-m", "pytest", "-m", "not e2e and not browser", "-q", "-p", "no:cacheprovider"]
+FAST_SUITE = [
+    *("-m", "pytest", "-n", "auto"),
+    *("-m", "not e2e and not browser", "-q", "-p", "no:cacheprovider"),
+]
 
 
 def _hog() -> None:  # pragma: no cover - runs in a child process until killed
