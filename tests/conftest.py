@@ -9,6 +9,7 @@ root). Tests of SQLite itself are marked ``sqlite_only``.
 
 from __future__ import annotations
 
+import os
 import time
 import warnings
 from collections.abc import Callable, Iterator
@@ -26,6 +27,11 @@ from hermes_core.testing import EventCapture, capture_events, host_for
 from tests.postgres import POSTGRES_SKIPPED, started_postgres
 
 pytest_plugins = ["pytester"]
+
+#: LCM ranks by keywords in the tests (and the commands they run) unless a test names a model:
+#: ``auto`` would rank by meaning wherever the model is installed, as it is here, and embed
+#: in the background in every test. tests/lcm/test_embeddings_default.py tests ``auto``.
+os.environ["HERMES_LCM_EMBEDDING_MODEL"] = "none"
 
 
 @pytest.fixture

@@ -31,12 +31,14 @@ from hermes_engine_lcm import tools
 from hermes_engine_lcm.compaction import compact
 from hermes_engine_lcm.pruning import is_lcm_stub, movable, stub
 from hermes_engine_lcm.relevance.errors import ModelError, missing_extra
+from hermes_engine_lcm.relevance.models import choose_model
 from hermes_engine_lcm.relevance.ranking import HybridRelevance, KeywordRelevance, Relevance
 from hermes_engine_lcm.render import SUMMARY_PREFIX, is_lcm_summary
 from hermes_engine_lcm.selection import Shares, active_messages, build_request
-from hermes_engine_lcm.settings import LCMSettings
+from hermes_engine_lcm.settings import LCMSettings, embedding_setting
 from hermes_engine_lcm.standing import SessionInstructions
 from hermes_engine_lcm.store.cache import MessageCache
+from hermes_engine_lcm.store.embeddings import vector_count
 from hermes_engine_lcm.store.keys import UNNAMED_SESSION, session_key
 from hermes_engine_lcm.store.messages import OVERLAP, fingerprint, ingest, remember_handed
 from hermes_engine_lcm.store.nodes import active_items
@@ -112,8 +114,12 @@ class LCMEngine(ContextEngine):
         self._embedder: Any = None
         #: The user's standing instructions per session, carried in every request.
         self.standing = SessionInstructions(skip=_lcm_own)
-        if self.settings.embedding_model:
-            self._use_embeddings(self.settings.embedding_model, home)
+        #: Which model ranks by meaning (None: keywords only), and why, for the status.
+        self.embedding_model, self.embedding_choice = choose_model(
+            embedding_setting(self.settings, config, hermes_config, environ), home
+        )
+        if self.embedding_model is not None:
+            self._use_embeddings(self.embedding_model, home)
 
     def _use_embeddings(self, model: str, home: Path) -> None:
         """Rank by meaning too; a model that cannot be used leaves keyword relevance, with a
@@ -128,6 +134,7 @@ class LCMEngine(ContextEngine):
             encoder = load_encoder(model, home)
         except (ModelError, ImportError) as exc:
             error = missing_extra(exc) if isinstance(exc, ImportError) else exc
+            self.embedding_model, self.embedding_choice = None, f"off: {error}"
             logger.warning(
                 "lcm.embeddings_unavailable",
                 model=model,
@@ -455,5 +462,26 @@ class LCMEngine(ContextEngine):
             llm_cooldown_seconds=self.cooldown.remaining(),
             summary_prefix=SUMMARY_PREFIX,
             standing_instructions=self.standing.of(self._session).shown(),
+            embeddings=self._embeddings_status(),
         )
         return status
+
+    def _embeddings_status(self) -> dict[str, Any]:
+        """Relevance by meaning: which model and why (or why none); with one, the store's
+        messages and how many have their vectors, the backlog, the worker's rate and the
+        time it needs for the backlog at that rate (None until it has a rate)."""
+        shown: dict[str, Any] = {"model": self.embedding_model, "why": self.embedding_choice}
+        if self._embedder is None:
+            return shown
+        with self.database.read() as db:
+            stored, tried = vector_count(db, self._embedder.model)
+        backlog = max(0, stored - tried)
+        rate = self._embedder.rate()
+        shown.update(
+            messages=stored,
+            vectors=tried,
+            backlog=backlog,
+            per_second=round(rate, 1) if rate else None,
+            seconds_left=round(backlog / rate, 1) if rate else (0.0 if not backlog else None),
+        )
+        return shown

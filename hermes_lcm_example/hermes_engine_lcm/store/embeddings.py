@@ -15,7 +15,14 @@ from typing import Any
 
 from hermes_engine_lcm.store.connection import Connection
 
-__all__ = ["POSTGRES_TABLE", "SQLITE_TABLE", "store_vectors", "unembedded", "vectors_after"]
+__all__ = [
+    "POSTGRES_TABLE",
+    "SQLITE_TABLE",
+    "store_vectors",
+    "unembedded",
+    "vector_count",
+    "vectors_after",
+]
 
 SQLITE_TABLE = (
     "CREATE TABLE IF NOT EXISTS embeddings ("
@@ -72,3 +79,12 @@ def vectors_after(
         (*session_ids, after, model, limit),
     )
     return [(int(i), v) for i, v in rows]
+
+
+def vector_count(db: Connection, model: str) -> tuple[int, int]:
+    """(messages stored, messages tried with ``model``) in the whole store: what the
+    background worker embeds is the store's, not one session's. A message the model
+    failed on (stored with an empty vector) counts as tried."""
+    stored = db.execute("SELECT COUNT(*) FROM messages").fetchone()[0]
+    tried = db.execute("SELECT COUNT(*) FROM embeddings WHERE model = ?", (model,)).fetchone()[0]
+    return int(stored), int(tried)
