@@ -4,6 +4,7 @@ entry point, so the ``hermes-context`` command line offers them once this distri
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -14,7 +15,67 @@ __all__ = ["command"]
 
 @click.group("lcm")
 def command() -> None:
-    """The LCM store: move it to a PostgreSQL server."""
+    """The LCM store: its embedding progress, and moving it to a PostgreSQL server."""
+
+
+@command.command("status")
+@click.pass_context
+def status(ctx: click.Context) -> None:
+    """Where the store is, how many messages it holds, and relevance by meaning: the model
+    (or why none), vectors stored out of messages stored, the backlog, the rate this
+    machine embeds at (measured on the backlog) and the time left."""
+    from hermes_engine_lcm.settings import LCMSettings, embedding_setting
+    from hermes_engine_lcm.store.open import open_store
+
+    config = load_config(ctx.obj.get("config_path") if ctx.obj else None)
+    settings = LCMSettings.from_config(config.data, config)
+    if settings.server_url(config.env) is None:
+        path = settings.database_path(config.home)
+        if not path.exists():
+            click.echo(f"store: none yet at {path} (an agent running lcm makes it)")
+            return
+    database = open_store(settings, config.home, config.env)
+    try:
+        click.echo(f"store: {database.location} ({database.backend})")
+        setting = embedding_setting(settings, config.data, config, config.env)
+        _embedding_lines(database, setting, config.home)
+    finally:
+        database.close()
+
+
+def _embedding_lines(database: Any, setting: Any, home: Path) -> None:
+    from hermes_engine_lcm.relevance.errors import ModelError, missing_extra
+    from hermes_engine_lcm.relevance.models import choose_model, load_encoder
+    from hermes_engine_lcm.relevance.progress import progress
+
+    model, why = choose_model(setting, home)
+    if model is None:
+        click.echo(f"relevance by meaning: {why}; keywords rank")
+        return
+    try:
+        encoder = load_encoder(model, home)
+    except (ModelError, ImportError) as exc:
+        error = missing_extra(exc) if isinstance(exc, ImportError) else exc
+        click.echo(f"relevance by meaning: off: {error}; keywords rank")
+        return
+    done = progress(database, encoder)
+    click.echo(f"relevance by meaning: {model} ({why})")
+    click.echo(f"vectors: {done.vectors:,} of {done.messages:,} messages stored")
+    if not done.backlog:
+        click.echo("backlog: none; every stored message ranks by meaning")
+        return
+    rate = f"{done.per_second:,.0f} messages a second here" if done.per_second else "unknown"
+    left = f"about {_duration(done.seconds_left)}" if done.seconds_left is not None else "unknown"
+    click.echo(f"backlog: {done.backlog:,} messages (rank by keywords until embedded)")
+    click.echo(f"rate: {rate}; time left: {left}, while an agent runs lcm")
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5_400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3_600:.1f} h"
 
 
 @command.command("migrate")

@@ -1,0 +1,53 @@
+"""How far the store's embedding is, for ``hermes-context lcm status``: the messages stored,
+those with vectors of the model, the backlog, and the time the backlog takes at the rate
+this machine encodes, measured on a sample of the backlog itself (nothing is stored)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from hermes_engine_lcm.relevance.views import label, view_texts
+from hermes_engine_lcm.store.embeddings import unembedded, vector_count
+
+__all__ = ["SAMPLE", "EmbeddingProgress", "progress"]
+
+#: Messages of the backlog encoded to measure the rate (a batch of the worker's).
+SAMPLE = 64
+
+
+@dataclass(frozen=True)
+class EmbeddingProgress:
+    """The store's embedding, as the status shows it."""
+
+    messages: int
+    vectors: int
+    per_second: float | None
+
+    @property
+    def backlog(self) -> int:
+        return max(0, self.messages - self.vectors)
+
+    @property
+    def seconds_left(self) -> float | None:
+        if not self.backlog:
+            return 0.0
+        return self.backlog / self.per_second if self.per_second else None
+
+
+def progress(database: Any, encoder: Any, clock: Any = time.perf_counter) -> EmbeddingProgress:
+    """The progress of ``encoder``'s vectors in ``database``; the rate is measured by
+    encoding up to :data:`SAMPLE` messages of the backlog in both views (None when there is
+    no backlog to measure on)."""
+    model = label(encoder.fingerprint)
+    with database.read() as db:
+        stored, tried = vector_count(db, model)
+        sample = unembedded(db, model, 0, SAMPLE) if stored > tried else []
+    rate = None
+    if sample:
+        texts = [view for _, _, text, previous in sample for view in view_texts(text, previous)]
+        started = clock()
+        encoder.encode(texts)
+        rate = len(sample) / max(clock() - started, 1e-9)
+    return EmbeddingProgress(stored, tried, rate)
