@@ -16,7 +16,16 @@ from rich.text import Text
 
 from hermes_core.log import LOGGER_NAME, event_fields
 
-__all__ = ["LOG_FORMATS", "cell", "configure_logging", "emit_json", "fail", "out", "say"]
+__all__ = [
+    "LOG_FORMATS",
+    "cell",
+    "configure_logging",
+    "emit_json",
+    "fail",
+    "out",
+    "repeated_summary",
+    "say",
+]
 
 out = Console(soft_wrap=False)
 err = Console(stderr=True, soft_wrap=True)  # an error is one line, whatever the width
@@ -46,14 +55,54 @@ class EventFormatter(logging.Formatter):
         return str(self._console(None, "", event))
 
 
+class OnceHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes each console line once: a warning that several engines (or the dozens of
+    engines a contract check builds) repeat is shown the first time, and :meth:`summary`
+    says how often it came. JSON lines are all written: a machine counts them itself."""
+
+    def __init__(self, log_format: str) -> None:
+        super().__init__(sys.stderr)
+        self.setFormatter(EventFormatter(log_format))
+        self._once = log_format != "json"
+        self.counts: dict[str, int] = {}
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self._once:
+            try:
+                line = self.format(record)
+            except Exception:
+                self.handleError(record)
+                return
+            self.counts[line] = self.counts.get(line, 0) + 1
+            if self.counts[line] > 1:
+                return
+        super().emit(record)
+
+    def summary(self) -> list[str]:
+        """One line per line that came more than once: how often, and its start."""
+        return [
+            f"({count} times, shown once: {line})"
+            for line, count in self.counts.items()
+            if count > 1
+        ]
+
+
+def repeated_summary() -> None:
+    """Say, on stderr, which lines of this command's log came more than once."""
+    for handler in logging.getLogger(LOGGER_NAME).handlers:
+        if isinstance(handler, OnceHandler):
+            for line in handler.summary():
+                print(line, file=sys.stderr)
+            handler.counts.clear()
+
+
 def configure_logging(debug: bool, log_format: str = "console") -> None:
     """Events of the ``hermes_core`` tree go to stderr: warnings, and info with ``--debug``.
 
     Engines that log through structlog's defaults are sent to stderr too, so
     nothing an engine logs can land in the command's own output.
     """
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(EventFormatter(log_format))
+    handler = OnceHandler(log_format)
     root = logging.getLogger(LOGGER_NAME)
     for old in list(root.handlers):  # ours from an earlier call (an application's stay)
         if isinstance(old.formatter, EventFormatter):
