@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from hermes_compressor.assembly import SUMMARY_PREFIX, assemble, split_summary
 from hermes_compressor.boundaries import Boundaries, find_boundaries, is_summary
 from hermes_compressor.fallback_summary import fallback_summary
 from hermes_compressor.pruning import prune
-from hermes_compressor.settings import CompressorSettings
+from hermes_compressor.settings import RULES, CompressorSettings
 from hermes_compressor.summary_prompt import build_prompt
 from hermes_compressor.thrash import ThrashBreaker
 from hermes_core import (
@@ -55,6 +56,8 @@ class CompressorEngine(ContextEngine):
     ``auxiliary.compression`` is configured, the chat client it summarises
     with. ``token_counter`` replaces the characters/4 estimate per message.
     """
+
+    config_rules = MappingProxyType({"compression": RULES})
 
     def __init__(
         self,

@@ -12,11 +12,14 @@ from __future__ import annotations
 import copy
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hermes_core.thresholds import resolve_model_threshold
+
+if TYPE_CHECKING:
+    from hermes_core.config.rules import KeyRule
 
 __all__ = ["ContextEngine", "Message"]
 
@@ -49,6 +52,10 @@ class ContextEngine(ABC):
     #: False keeps automatic passes silent (no status line for the user); warnings,
     #: errors and a manual ``/compress`` are shown all the same. Hermes Agent 0.22 reads it.
     emit_automatic_compaction_status: bool = True
+    #: The config.yaml sections the engine reads, each with its keys' rules
+    #: (``{"lcm": RULES}``): ``hermes-context engines`` and ``doctor`` check them, unknown
+    #: keys included, without building the engine. Read from the class, never an instance.
+    config_rules: Mapping[str, Sequence[KeyRule]] = MappingProxyType({})
     # The threshold the engine was configured with, remembered at the first
     # update_model() so that leaving an overridden model restores it.
     _configured_threshold_percent: float | None = None

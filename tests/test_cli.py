@@ -259,7 +259,7 @@ def test_replay_says_plainly_when_the_engine_cannot_keep_inside_the_window(tmp_p
 def test_replay_refuses_an_engine_it_cannot_run_and_a_window_below_one(tmp_path: Path) -> None:
     missing = run("replay", "--engine", "nosuch", home=tmp_path)
     assert missing.returncode == 2
-    assert "--engine nosuch: no such engine is installed" in missing.stderr
+    assert "--engine nosuch: engine 'nosuch' is not installed" in missing.stderr
     assert "context_engine.fallback" not in missing.stderr  # said once
     negative = run("replay", "--context-length", "-5", home=tmp_path)
     assert negative.returncode == 2 and "--context-length" in negative.stderr

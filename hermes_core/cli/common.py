@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -13,7 +14,7 @@ from hermes_core import discovery
 from hermes_core.config import HermesConfig, load_config
 from hermes_core.registry import EngineRegistry
 
-__all__ = ["USE_CONFIG_HELP", "discover", "load", "scratch_registry"]
+__all__ = ["USE_CONFIG_HELP", "discover", "load", "not_installed", "scratch_registry"]
 
 #: What ``--use-config`` does, for every command that offers it.
 USE_CONFIG_HELP = (
@@ -43,3 +44,11 @@ def scratch_registry(ctx: click.Context, use_config: bool = False) -> Iterator[E
     registry = discover(ctx)
     with tempfile.TemporaryDirectory(prefix="hermes-context-check-") as scratch:
         yield registry.with_config(registry.config.isolated(Path(scratch), settings=use_config))
+
+
+def not_installed(name: str, registry: EngineRegistry) -> str:
+    """``name`` is no installed engine: the installed ones, and the closest as a guess."""
+    names = registry.names()
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.5)
+    guess = f"; did you mean {close[0]!r}?" if close else ""
+    return f"engine {name!r} is not installed{guess} (installed: {', '.join(names) or 'none'})"

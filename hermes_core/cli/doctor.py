@@ -6,8 +6,10 @@ from typing import TYPE_CHECKING
 
 import click
 
-from hermes_core.cli.common import USE_CONFIG_HELP, load, scratch_registry
+from hermes_core.cli.common import USE_CONFIG_HELP, load, not_installed, scratch_registry
+from hermes_core.cli.config_check import section_problems
 from hermes_core.cli.output import say
+from hermes_core.config.sections import report_problems
 from hermes_core.errors import (
     EngineError,
     EngineIncompatibleError,
@@ -50,9 +52,24 @@ def command(ctx: click.Context, name: str | None, use_config: bool) -> None:
     and why (Hermes' own loaders are asked, in a separate process).
     """
     predicted = _hermes_forecast(ctx)
+    config = load(ctx)
     with scratch_registry(ctx, use_config) as registry:
         name = name or registry.config.engine.name
         say("doctor: engine [bold]{name}[/]", name=name)
+        if registry.get(name) is None and not registry.not_enabled_plugins(name):
+            say("  [red]x[/] {problem}", problem=not_installed(name, registry))
+            ctx.exit(1)
+        config_problems = section_problems(config, registry)
+        if config_problems and config.strict:  # each an error: the host would raise
+            for problem in config_problems:
+                say("  [red]x[/] {problem}", problem=problem)
+            say(
+                "    context.strict makes each an error: the host raises on them\n"
+                "    what to do: fix them in {file}",
+                file=config.label,
+            )
+            ctx.exit(1)
+        report_problems(config_problems, strict=False)  # shown once, however often read
         try:
             engine = registry.create_engine(name)
         except EngineError as exc:

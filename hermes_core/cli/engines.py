@@ -8,8 +8,10 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from hermes_core.cli.common import USE_CONFIG_HELP, scratch_registry
+from hermes_core.cli.common import USE_CONFIG_HELP, load, scratch_registry
+from hermes_core.cli.config_check import section_problems
 from hermes_core.cli.output import cell, emit_json, out, say
+from hermes_core.config.sections import report_problems
 from hermes_core.errors import EngineError
 from hermes_core.names import DEFAULT_ENGINE
 from hermes_core.registry import EngineRegistry
@@ -67,7 +69,10 @@ def command(ctx: click.Context, as_json: bool, check: bool, use_config: bool) ->
 
     Reads metadata only, unless --check asks to import and validate each one.
     """
+    config = load(ctx)
     with scratch_registry(ctx, use_config) as registry:
+        config_problems = section_problems(config, registry)
+        report_problems(config_problems, strict=False)  # shown once, however often read
         checks: dict[str, str | None] = {}
         if check:
             for record in registry:
@@ -79,7 +84,9 @@ def command(ctx: click.Context, as_json: bool, check: bool, use_config: bool) ->
                         checks[record.name] = str(exc)
     choice = registry.config.engine
     problem = selection_problem(registry)
-    used = choice.name if problem is None else DEFAULT_ENGINE
+    # with context.strict the host raises rather than fall back: it uses no engine
+    fallback = None if registry.config.strict else DEFAULT_ENGINE
+    used = choice.name if problem is None else fallback
     entries: list[dict[str, Any]] = [record.as_dict() for record in registry]
     for entry in entries:
         if entry["name"] in checks:
@@ -91,6 +98,7 @@ def command(ctx: click.Context, as_json: bool, check: bool, use_config: bool) ->
                 "selected_by": choice.origin,
                 "selection_problem": problem,
                 "used": used,
+                "config_problems": [str(problem) for problem in config_problems],
                 "engines": entries,
             }
         )
@@ -110,7 +118,15 @@ def command(ctx: click.Context, as_json: bool, check: bool, use_config: bool) ->
             )
         out.print(table)
         say("\nselected: [bold]{name}[/] (by {origin})", name=choice.name, origin=choice.origin)
-        if problem is not None:
+        if problem is not None and registry.config.strict:
+            say(
+                "[bold red]cannot use {name}[/]: {problem}; with context.strict the host "
+                "raises instead of using another engine. Install it, or run: "
+                "hermes-context select NAME",
+                name=choice.name,
+                problem=problem,
+            )
+        elif problem is not None:
             say(
                 "[bold red]cannot use {name}[/]: {problem}; the host uses [bold]{used}[/] "
                 "instead. Install it, or run: hermes-context select NAME",

@@ -6,11 +6,12 @@ import os
 import sys
 import traceback
 from collections.abc import Sequence
+from pathlib import Path
 
 import click
 
 from hermes_core._version import __version__
-from hermes_core.cli.output import LOG_FORMATS, configure_logging, err, fail
+from hermes_core.cli.output import LOG_FORMATS, configure_logging, err, fail, repeated_summary
 from hermes_core.cli.plugins import CommandsGroup
 from hermes_core.containment import watch_user_interrupts
 from hermes_core.errors import HermesError
@@ -41,6 +42,12 @@ __all__ = ["cli", "main"]
 def cli(ctx: click.Context, config_path: str | None, debug: bool, log_format: str) -> None:
     """Context engines for LLM agents: list them, select one, check it, replay a conversation."""
     configure_logging(debug, log_format)
+    # a file named on the command line must be there (select may create it: --create)
+    if config_path and not Path(config_path).is_file() and ctx.invoked_subcommand != "select":
+        fail(
+            f"--config {config_path}: no such file; name an existing config.yaml, or create "
+            f"it: hermes-context --config {config_path} select NAME --create"
+        )
     ctx.obj = {"config_path": config_path, "debug": debug}
 
 
@@ -81,6 +88,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(args: list[str]) -> int:
     _early_logging(args)
+    try:
+        return _command(args)
+    finally:
+        repeated_summary()
+
+
+def _command(args: list[str]) -> int:
     try:
         # without standalone mode, click returns the code of ctx.exit() instead of raising
         code = cli.main(args=args, prog_name="hermes-context", standalone_mode=False)

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from hermes_core import discovery
-from hermes_core.cli.common import discover
+from hermes_core.cli.common import discover, not_installed
 from hermes_core.cli.output import fail, say
 from hermes_core.config import HermesConfig, load_config
 from hermes_core.config.editing import ConfigEditError, set_context_engine, write_config_text
@@ -41,11 +41,7 @@ def command(ctx: click.Context, name: str, create: bool) -> None:
     if record is None:
         enable, record = _enabling(registry, name)
     if record is None:
-        known = ", ".join(registry.names()) or "none"
-        fail(
-            f"engine '{name}' is not installed (installed: {known}); pip install the "
-            "distribution that provides it"
-        )
+        fail(f"{not_installed(name, registry)}; pip install the distribution that provides it")
     if record.status in (
         EngineStatus.INCOMPATIBLE,
         EngineStatus.BROKEN,
@@ -54,6 +50,9 @@ def command(ctx: click.Context, name: str, create: bool) -> None:
         fail(f"engine '{name}' ({record.source}) is {record.status.value}: {record.reason}")
     config = registry.config
     path = Path(config.path or (config.home / "config.yaml"))
+    # the home's own config.yaml: a first run makes the home (~/.hermes) as Hermes would;
+    # a path the user named must exist, or be asked for with --create
+    create = create or config.path is None or path.parent == config.home
     if not path.parent.is_dir() and not create:
         fail(
             f"{path.parent} does not exist: {path} was not created; check the path "

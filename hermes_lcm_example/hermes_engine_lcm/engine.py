@@ -9,6 +9,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from hermes_core import (
@@ -35,7 +36,7 @@ from hermes_engine_lcm.relevance.models import choose_model
 from hermes_engine_lcm.relevance.ranking import HybridRelevance, KeywordRelevance, Relevance
 from hermes_engine_lcm.render import SUMMARY_PREFIX, is_lcm_summary
 from hermes_engine_lcm.selection import Shares, active_messages, build_request
-from hermes_engine_lcm.settings import LCMSettings, embedding_setting
+from hermes_engine_lcm.settings import RULES, LCMSettings, embedding_setting
 from hermes_engine_lcm.standing import SessionInstructions
 from hermes_engine_lcm.store.cache import MessageCache
 from hermes_engine_lcm.store.embeddings import vector_count
@@ -76,6 +77,8 @@ class LCMEngine(ContextEngine):
     that concerns a session accepts ``session_id`` (the host passes it) and
     otherwise uses the session of the last ``on_session_start``.
     """
+
+    config_rules = MappingProxyType({"lcm": RULES})
 
     def __init__(
         self,

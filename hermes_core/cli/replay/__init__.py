@@ -13,7 +13,7 @@ from rich.progress import Progress
 from rich.table import Table
 from rich.text import Text
 
-from hermes_core.cli.common import USE_CONFIG_HELP, load
+from hermes_core.cli.common import USE_CONFIG_HELP, load, not_installed
 from hermes_core.cli.output import emit_json, fail, out, say
 from hermes_core.cli.replay.chart import (
     IMAGE_SUFFIXES,
@@ -135,13 +135,13 @@ def command(
                 config = load_config(source, env=config.env, strict=strict, overrides=overrides)
             registry = discover(config)
             if engine_name and registry.get(engine_name) is None:
-                known = ", ".join(registry.names()) or "none"
-                fail(f"--engine {engine_name}: no such engine is installed (installed: {known})")
+                fail(f"--engine {engine_name}: {not_installed(engine_name, registry)}")
             # engines run in a throwaway $HERMES_HOME, with their default settings or yours
             scratch_config = config.isolated(Path(scratch), settings=use_config)
             host = ContextHost(registry.with_config(scratch_config), env=scratch_config.env)
         except HermesError as exc:
-            fail(f"--engine {engine_name}: {exc}")
+            chosen = f"--engine {engine_name}" if engine_name else f"engine {config.engine.name}"
+            fail(f"{chosen}: {exc}")
         with Progress(transient=True, console=out, disable=as_json) as progress:
             task = progress.add_task(f"replaying with {host.engine_name}", total=len(messages))
             report, history = replay(host, messages, context_length, lambda: progress.advance(task))

@@ -1,0 +1,92 @@
+"""What a first-time user meets on the command line: typos get a guess, a missing file
+named with --config is an error, the first ``select`` makes the home, the config sections
+of every installed engine are checked where the user looks, each problem once, and
+``context.strict`` is described as what the host does: raise."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.test_cli import run
+
+TYPOS = "compression:\n  treshold: 0.3\nlcm:\n  fresh_tail_mesages: 4\n  summary_share: 3\n"
+
+
+def test_a_misspelled_engine_gets_a_guess_everywhere(tmp_path: Path) -> None:
+    for args in (("select", "lmc"), ("doctor", "lmc"), ("replay", "--engine", "lmc")):
+        result = run(*args, home=tmp_path)
+        said = result.stdout + result.stderr
+        assert result.returncode != 0, args
+        assert "did you mean 'lcm'?" in said and "installed: compressor, lcm" in said, args
+    far = run("select", "zzzzzz", home=tmp_path)
+    assert far.returncode != 0 and "did you mean" not in far.stderr
+
+
+def test_a_config_named_but_missing_is_an_error(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.yaml"
+    for command in ("engines", "doctor", "replay"):
+        result = run("--config", str(missing), command, home=tmp_path)
+        assert result.returncode == 2, command
+        assert f"--config {missing}: no such file" in result.stderr
+    made = run("--config", str(missing), "select", "lcm", "--create", home=tmp_path)
+    assert made.returncode == 0 and "engine: lcm" in missing.read_text(encoding="utf-8")
+
+
+def test_the_first_select_makes_the_home(tmp_path: Path) -> None:
+    home = tmp_path / "not-yet" / ".hermes"
+    result = run("select", "lcm", home=home)
+    assert result.returncode == 0, result.stderr
+    assert "engine: lcm" in (home / "config.yaml").read_text(encoding="utf-8")
+
+
+def test_typos_in_every_engines_section_are_reported_once_with_line_and_guess(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "config.yaml").write_text(TYPOS, encoding="utf-8")
+    config = tmp_path / "config.yaml"
+    for command in ("engines", "doctor"):
+        result = run(command, home=tmp_path)
+        assert result.returncode == 0, (command, result.stderr)
+        lines = result.stderr.splitlines()
+        for expected in (
+            f"{config}:2: unknown key 'compression.treshold' is ignored; did you mean "
+            "'compression.threshold'?",
+            f"{config}:4: unknown key 'lcm.fresh_tail_mesages' is ignored; did you mean "
+            "'lcm.fresh_tail_messages'?",
+            f"{config}:5: key 'lcm.summary_share' expected a number greater than 0",
+        ):
+            shown = [line for line in lines if expected in line and "times, shown" not in line]
+            assert len(shown) == 1, (command, expected, result.stderr)
+    listed = run("engines", "--json", home=tmp_path)
+    assert '"config_problems"' in listed.stdout and "compression.treshold" in listed.stdout
+
+
+def test_doctor_fails_on_them_in_strict_mode_and_says_the_host_raises(tmp_path: Path) -> None:
+    (tmp_path / "config.yaml").write_text(TYPOS + "context:\n  strict: true\n", encoding="utf-8")
+    result = run("doctor", home=tmp_path)
+    assert result.returncode == 1
+    assert "x " in result.stdout and "lcm.fresh_tail_mesages" in result.stdout
+    assert "the host raises on them" in result.stdout
+
+
+def test_strict_mode_names_no_fallback_engine(tmp_path: Path) -> None:
+    (tmp_path / "config.yaml").write_text(
+        "context:\n  engine: nowhere\n  strict: true\n", encoding="utf-8"
+    )
+    result = run("engines", home=tmp_path)
+    said = result.stdout.replace("\n", " ")
+    assert "the host raises instead of using another engine" in said
+    assert "the host uses" not in said
+    replayed = run("replay", home=tmp_path)
+    assert replayed.returncode != 0
+    assert "--engine None" not in replayed.stderr and "engine nowhere" in replayed.stderr
+
+
+def test_a_repeated_warning_is_shown_once_with_its_count(tmp_path: Path) -> None:
+    (tmp_path / "config.yaml").write_text("compression:\n  treshold: 0.3\n", encoding="utf-8")
+    result = run("doctor", home=tmp_path)  # the contract check builds the engine 22 times
+    lines = [line for line in result.stderr.splitlines() if "compression.treshold" in line]
+    assert len(lines) == 2, result.stderr  # the warning, and how often it came
+    assert lines[1].startswith("(") and "times, shown once:" in lines[1]
+    as_json = run("--log-format", "json", "doctor", home=tmp_path)  # machines count lines
+    assert as_json.stderr.count("compression.treshold") > 2
