@@ -64,27 +64,40 @@ class OnceHandler(logging.StreamHandler):  # type: ignore[type-arg]
         super().__init__(sys.stderr)
         self.setFormatter(EventFormatter(log_format))
         self._once = log_format != "json"
-        self.counts: dict[str, int] = {}
+        #: Each distinct event: the line shown, and how often it came.
+        self.counts: dict[str, tuple[str, int]] = {}
 
     def emit(self, record: logging.LogRecord) -> None:
         if self._once:
             try:
-                line = self.format(record)
+                key = _same(record)
+                if key in self.counts:
+                    self.counts[key] = (self.counts[key][0], self.counts[key][1] + 1)
+                    return
+                self.counts[key] = (self.format(record), 1)
             except Exception:
                 self.handleError(record)
-                return
-            self.counts[line] = self.counts.get(line, 0) + 1
-            if self.counts[line] > 1:
                 return
         super().emit(record)
 
     def summary(self) -> list[str]:
-        """One line per line that came more than once: how often, and its start."""
+        """One line per line that came more than once: how often, and the line."""
         return [
             f"({count} times, shown once: {line})"
-            for line, count in self.counts.items()
+            for line, count in self.counts.values()
             if count > 1
         ]
+
+
+#: Fields that differ between repeats of one event (a duration, a size): not part of
+#: what makes two lines the same.
+_VOLATILE = frozenset({"seconds", "before_tokens", "after_tokens", "messages_before"})
+
+
+def _same(record: logging.LogRecord) -> str:
+    """What two records that say the same thing share: every field but the volatile ones."""
+    fields = event_fields(record)
+    return repr(sorted((k, repr(v)) for k, v in fields.items() if k not in _VOLATILE))
 
 
 def repeated_summary() -> None:

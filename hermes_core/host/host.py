@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import os
 import time
+import traceback
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -186,6 +187,17 @@ class ContextHost:
             engine=self.engine_name,
             method=method,
             error=f"{type(exc).__name__}: {exc}",
+        )
+        self._traceback(method, exc)
+
+    def _traceback(self, method: str, exc: BaseException) -> None:
+        """For the engine's author (``--debug``): where it raised; redacted like every event."""
+        logger.debug(
+            "context_engine.hook_traceback",
+            engine=self.engine_name,
+            method=method,
+            message=f"{self.engine_name}.{method} raised:\n"
+            + "".join(traceback.format_exception(exc)).rstrip(),
         )
 
     def _hook_late(self, method: str, limit: float) -> None:
@@ -492,6 +504,8 @@ class ContextHost:
             )
             return outcome.messages
         self.counters.add(_PASS_COUNTERS[outcome.outcome])
+        if outcome.error is not None:
+            self._traceback("compress", outcome.error)
         sizes = {"before_tokens": before, "after_tokens": after} if before else {}
         logger.warning(
             _PASS_EVENTS.get(outcome.outcome, "context_engine.compress_failed"),

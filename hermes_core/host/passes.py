@@ -15,7 +15,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from hermes_core.containment import reraise_user_interrupt
@@ -44,6 +44,8 @@ class PassOutcome:
     #: The host's estimates of the input and the result (0 when not measured).
     before_tokens: int = 0
     after_tokens: int = 0
+    #: What the engine raised (outcome ``error``), for its author's traceback.
+    error: BaseException | None = field(default=None, compare=False, repr=False)
 
 
 class PassRunner:
@@ -138,7 +140,8 @@ class PassRunner:
             lock.release()  # only now may the next pass of this session start
 
     def _failed(self, messages: list[Any], start: float, exc: BaseException) -> PassOutcome:
-        return PassOutcome(messages, "error", self._clock() - start, f"{type(exc).__name__}: {exc}")
+        seconds = self._clock() - start
+        return PassOutcome(messages, "error", seconds, f"{type(exc).__name__}: {exc}", error=exc)
 
 
 def _checked(messages: list[Any], result: Any, seconds: float) -> PassOutcome:

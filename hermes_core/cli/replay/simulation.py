@@ -45,6 +45,8 @@ class ReplayReport:
     reply_reserve_tokens: int = 0
     turns: list[Turn] = field(default_factory=list)
     passes: list[Pass] = field(default_factory=list)
+    #: Model calls after which the engine's compress raised (the host kept the history).
+    failed_passes: list[int] = field(default_factory=list)
     final_messages: int = 0
     final_tokens: int = 0
     #: The standing instructions the engine carries at the end (its status says which).
@@ -85,6 +87,7 @@ class ReplayReport:
         return {
             "model_calls": len(self.turns),
             "passes": len(self.passes),
+            "failed_passes": len(self.failed_passes),
             "tokens_without_engine": without,
             "tokens_with_engine": with_engine,
             "saved_share": round(1 - with_engine / without, 4) if without else 0.0,
@@ -155,16 +158,31 @@ def replay(
         report.turns.append(Turn(number, tokens, full_tokens))
         host.record_usage({"prompt_tokens": tokens, "completion_tokens": 0, "total_tokens": tokens})
         if host.should_compress(tokens):
+            failures = _failures(host)
             start = time.perf_counter()
             history = host.compress(history, current_tokens=tokens)
             elapsed = time.perf_counter() - start
-            report.passes.append(Pass(number, tokens, estimate_tokens(history), elapsed))
+            if _failures(host) > failures:  # the engine failed: no pass was made
+                report.failed_passes.append(number)
+            else:
+                report.passes.append(Pass(number, tokens, estimate_tokens(history), elapsed))
         host.turn_complete(history, None, turn_id=f"turn-{number}")
     report.final_messages, report.final_tokens = len(history), estimate_tokens(history)
     carried = host.status().get("standing_instructions")
     if isinstance(carried, list):
         report.standing_instructions = [str(text) for text in carried]
     return report, history
+
+
+#: The host's counters of passes that failed: the engine raised, ran out of time, or
+#: returned something that is no message list.
+_FAILED = ("pass_failures", "pass_timeouts", "pass_invalid_results")
+
+
+def _failures(host: ContextHost) -> int:
+    """The host's count of passes that failed so far."""
+    status = host.status()
+    return sum(int(status.get(counter, 0) or 0) for counter in _FAILED)
 
 
 def _summarizer(host: ContextHost) -> str:
