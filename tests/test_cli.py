@@ -579,7 +579,9 @@ def test_new_writes_a_project_ready_to_publish(tmp_path: Path) -> None:
     assert "startsWith(github.ref, 'refs/tags/v')" in workflow
     readme = (project / "README.md").read_text(encoding="utf-8")
     # written for the people who install it: pip install first, development last
-    assert readme.index("pip install hermes-engine-gale") < readme.index('pip install -e ".[test]"')
+    assert readme.index("pip install hermes-engine-gale") < readme.index(
+        'pip install -e ".[test,dev]"'
+    )
     assert "gale:\n  keep_last: 20" in readme
     engine = (project / "hermes_engine_gale" / "__init__.py").read_text(encoding="utf-8")
     assert 'KeyRule(\n        "gale.keep_last"' in engine and "read_section(" in engine

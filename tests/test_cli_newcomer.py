@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hermes_core.testing import TemporarySite, engine_module_source
 from tests.test_cli import run
 
 TYPOS = "compression:\n  treshold: 0.3\nlcm:\n  fresh_tail_mesages: 4\n  summary_share: 3\n"
@@ -90,3 +91,51 @@ def test_a_repeated_warning_is_shown_once_with_its_count(tmp_path: Path) -> None
     assert lines[1].startswith("(") and "times, shown once:" in lines[1]
     as_json = run("--log-format", "json", "doctor", home=tmp_path)  # machines count lines
     assert as_json.stderr.count("compression.treshold") > 2
+
+
+FAILING = engine_module_source(
+    "fails",
+    class_name="Base",
+    extra="""
+
+class Engine(Base):
+    def compress(self, messages, current_tokens=None, focus_topic=None, **kwargs):
+        api_key = "sk-proj-" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6"
+        raise RuntimeError(f"the summariser said no (key {api_key})")
+""",
+)
+
+
+def test_failed_passes_are_failures_and_debug_shows_the_traceback_redacted(
+    tmp_path: Path, hermes_site: TemporarySite
+) -> None:
+    hermes_site.add_engine("fails-engine", "fails", FAILING)
+    args = ("replay", "--engine", "fails", "--context-length", "20000")
+    result = run(*args, home=tmp_path, site=hermes_site.path)
+    said = " ".join(result.stdout.split())
+    assert result.returncode == 1
+    assert " 0 compaction passes" in said and "compaction passes failed" in said
+    failed = [line for line in result.stderr.splitlines() if "compress_failed" in line]
+    assert len(failed) == 2, result.stderr  # once, and once more with its count
+    assert failed[1].startswith("(") and "times, shown once: " in failed[1]
+    assert "Traceback" not in result.stderr
+    debug = run("--debug", *args, home=tmp_path, site=hermes_site.path)
+    assert "Traceback (most recent call last)" in debug.stderr
+    assert "fails_engine.py" in debug.stderr and 'raise RuntimeError(f"the summariser' in (
+        debug.stderr
+    )
+    assert "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6" not in debug.stderr + debug.stdout
+
+
+def test_replay_ask_shows_tool_calls_as_calls_and_what_was_recalled(tmp_path: Path) -> None:
+    result = run(
+        "replay", "--engine", "lcm", "--ask", "which file did we rename first?", home=tmp_path
+    )
+    assert result.returncode == 0, result.stderr
+    said = result.stdout
+    shown = said[said.index("what the model would receive") :].split("lcm_grep finds")[0]
+    assert "calls read_file(path='src/" in shown
+    assert '"tool_calls"' not in shown and '{"path"' not in shown  # no raw JSON
+    flat = " ".join(shown.split())
+    assert "the agent holds" in flat and "here come from the engine's store" in flat
+    assert "the agent's context at the end" in " ".join(said.split())

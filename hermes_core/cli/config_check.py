@@ -15,6 +15,7 @@ from hermes_core.config import HermesConfig
 from hermes_core.config.rules import KeyRule
 from hermes_core.config.sections import check_section
 from hermes_core.config.unknown import known_keys, unknown_keys
+from hermes_core.containment import reraise_user_interrupt
 from hermes_core.errors import ConfigProblem
 from hermes_core.registry import EngineRegistry
 
@@ -31,7 +32,8 @@ def declared_sections(registry: EngineRegistry) -> dict[str, list[Sequence[KeyRu
             continue
         try:
             registered = record.load()
-        except Exception:  # reported where engines are imported on purpose
+        except BaseException as exc:  # sys.exit() at import included: reported by --check
+            reraise_user_interrupt(exc)
             continue
         owner = registered if isinstance(registered, type) else type(registered)
         declared = getattr(owner, "config_rules", None)

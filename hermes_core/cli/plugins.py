@@ -35,6 +35,18 @@ class CommandsGroup(click.Group):
         #: Added commands that failed to load: name -> what went wrong.
         self._unloadable: dict[str, str] = {}
 
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Each command with the whole first sentence of its help, wrapped (click cuts it
+        at 45 characters, mid-sentence)."""
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit=1_000)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *_declared()})
 

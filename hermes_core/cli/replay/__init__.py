@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from rich.padding import Padding
 from rich.progress import Progress
 from rich.table import Table
 from rich.text import Text
@@ -71,6 +72,34 @@ def _readable(text: str) -> str:
         return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     except UnicodeEncodeError:  # a surrogate no byte stands for
         return text.encode("utf-8", "replace").decode("utf-8")
+
+
+#: The widest the request's lines are drawn, however wide the terminal: read, not scanned.
+_WIDTH = 120
+
+
+def _key(message: dict[str, Any]) -> str:
+    return json.dumps(message, sort_keys=True, default=str)
+
+
+def _said(message: dict[str, Any]) -> str:
+    """A message as a person reads it: its text, or the tools it calls with their arguments."""
+    if message.get("content"):
+        return _short(message["content"])
+    calls = []
+    for call in message.get("tool_calls") or []:
+        function = call.get("function", {}) if isinstance(call, dict) else {}
+        try:
+            arguments = json.loads(function.get("arguments") or "{}")
+        except (TypeError, ValueError):
+            arguments = function.get("arguments")
+        shown = (
+            ", ".join(f"{key}={value!r}" for key, value in arguments.items())
+            if isinstance(arguments, dict)
+            else str(arguments)
+        )
+        calls.append(f"{function.get('name', '?')}({shown})")
+    return _short("calls " + "; ".join(calls)) if calls else "(no text)"
 
 
 def _short(text: object) -> str:
@@ -159,6 +188,8 @@ def command(
             _show_ask(answer, context_length)
         if plot_path is not None:
             say("chart written to {path}", path=plot_path)
+    if report.failed_passes:
+        ctx.exit(1)  # an engine that fails its passes fails its replay
     if report.over_window:
         if not as_json:
             first = report.over_window[0]
@@ -214,7 +245,7 @@ def _show(report: ReplayReport) -> None:
         "engine {engine}: {turns} turns, {messages} messages replayed, {passes} compaction "
         "passes\ntokens sent: {with_engine:,} with the engine, {without:,} without ({saved:.0%} "
         "saved); largest request {largest:,} tokens ({largest_share:.0%} of the window, "
-        "{left:,} left for the reply); final context {final_messages} messages / "
+        "{left:,} left for the reply); the agent's context at the end {final_messages} messages / "
         "{final_tokens:,} tokens",
         engine=report.engine,
         turns=len(report.turns),
@@ -229,6 +260,15 @@ def _show(report: ReplayReport) -> None:
         final_messages=report.final_messages,
         final_tokens=report.final_tokens,
     )
+    if report.failed_passes:
+        say(
+            "[bold red]{engine}: {failed} compaction passes failed[/] (the engine raised or ran "
+            "out of time; the host kept the history as it was), the first after model call "
+            "{first}; run with --debug for the engine's traceback",
+            engine=report.engine,
+            failed=len(report.failed_passes),
+            first=report.failed_passes[0],
+        )
     if report.standing_instructions:
         say(
             "standing instructions carried into every request: {count}",
@@ -251,8 +291,12 @@ def _ask(host: ContextHost, history: list[dict[str, Any]], ask: str, window: int
         budget_tokens=host.input_budget_tokens,
     )
     tokens = estimate_tokens(request)
+    held = {_key(message) for message in history}
     return {
         "request": request,
+        # what the engine brought back that the agent no longer holds (stored turns, summaries)
+        "recalled": sum(1 for message in request if _key(message) not in held | {_key(incoming)}),
+        "agent_context_messages": len(history),
         "request_tokens": tokens,
         "tokens_left_for_reply": window - tokens,
         "reply_reserve_tokens": host.reply_reserve_tokens,
@@ -271,9 +315,18 @@ def _show_ask(answer: dict[str, Any], window: int) -> None:
         share=answer["request_tokens"] / window,
         left=answer["tokens_left_for_reply"],
     )
+    say(
+        "  the agent holds {held} messages after its compactions; {recalled} here come "
+        "from the engine's store",
+        held=answer["agent_context_messages"],
+        recalled=answer["recalled"],
+    )
+    rows = Table.grid(padding=(0, 1))  # a wrapped line keeps its column
+    rows.add_column(justify="right", style="bold")
+    rows.add_column()
     for message in request[-4:]:
-        text = message.get("content") or json.dumps(message.get("tool_calls", ""))
-        say("  {role:>9}: {text}", role=message.get("role", "?"), text=_short(text))
+        rows.add_row(str(message.get("role", "?")) + ":", _said(message))
+    out.print(Padding(rows, (0, 0, 0, 2)), width=min(out.width, _WIDTH))
     found = answer.get("found")
     if not answer.get("search_tool") or not isinstance(found, dict):
         return

@@ -41,6 +41,7 @@ Issues = "{url}/issues"
 
 [project.optional-dependencies]
 test = ["pytest>=8"]
+dev = ["build>=1", "twine>=5"]  # python -m build, twine check
 
 [project.entry-points."hermes.context_engines"]
 {name} = "{package}:{cls}"
@@ -82,6 +83,9 @@ RULES = (
 
 class {cls}(ContextEngine):
     """Keeps the system prompt and the most recent messages; replace with your strategy."""
+
+    #: The sections this engine reads: hermes-context engines and doctor check them
+    config_rules = {{"{name}": RULES}}
 
     def __init__(
         self,
@@ -179,9 +183,10 @@ context:
 ## Develop
 
 ```bash
-pip install -e ".[test]"
+pip install -e ".[test,dev]"
 python -m pytest               # the engine contract and this engine's own tests
 python -m build                # the wheel and sdist for PyPI
+python -m twine check --strict dist/*
 ```
 
 Pushing a tag `v*` runs `.github/workflows/release.yml`: the tests, then a
