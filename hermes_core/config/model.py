@@ -45,6 +45,9 @@ class HermesConfig:
     #: Set by :meth:`isolated`: keys marked ``state`` in an engine's rules keep their
     #: defaults, so an engine tried with the user's settings keeps its state in ``home``.
     scratch: bool = False
+    #: Set by :meth:`isolated`: the user's own home, for what an engine only reads and
+    #: the throwaway home lacks (a model's files); None when ``home`` is the user's.
+    user_home: Path | None = None
 
     def section(self, name: str) -> Mapping[str, Any]:
         """The section ``name`` as a mapping (empty when absent)."""
@@ -82,7 +85,8 @@ class HermesConfig:
             env[key_variable] = self.env[key_variable]
         if "HERMES_CONTEXT_ENGINE" in self.env:
             env["HERMES_CONTEXT_ENGINE"] = self.env["HERMES_CONTEXT_ENGINE"]
-        return replace(self, data=data, home=home, env=env, scratch=True)
+        user_home = self.user_home or self.home
+        return replace(self, data=data, home=home, env=env, scratch=True, user_home=user_home)
 
     @property
     def label(self) -> str:

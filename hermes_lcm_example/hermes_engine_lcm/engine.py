@@ -118,11 +118,14 @@ class LCMEngine(ContextEngine):
         #: The user's standing instructions per session, carried in every request.
         self.standing = SessionInstructions(skip=_lcm_own)
         #: Which model ranks by meaning (None: keywords only), and why, for the status.
+        # models are read, never written: a check's throwaway home finds the user's
+        models_home = hermes_config.user_home if hermes_config is not None else None
+        models_home = models_home or home
         self.embedding_model, self.embedding_choice = choose_model(
-            embedding_setting(self.settings, config, hermes_config, environ), home
+            embedding_setting(self.settings, config, hermes_config, environ), models_home
         )
         if self.embedding_model is not None:
-            self._use_embeddings(self.embedding_model, home)
+            self._use_embeddings(self.embedding_model, models_home)
 
     def _use_embeddings(self, model: str, home: Path) -> None:
         """Rank by meaning too; a model that cannot be used leaves keyword relevance, with a

@@ -170,3 +170,22 @@ def test_the_status_counts_vectors_and_the_backlog(make_lcm: Callable[..., LCMEn
     with again.database.read() as db:  # the worker may be done already: count as it does
         stored, tried = vector_count(db, again._embedder.model)
     assert stored == 91 and tried >= 81
+
+
+def test_a_checks_throwaway_home_finds_the_models_of_the_users_own(tmp_path: Path) -> None:
+    from hermes_core import load_config
+
+    user = tmp_path / "user-home"
+    (user / "lcm" / "models").mkdir(parents=True)
+    shutil.copy(_zip(), user / "lcm" / "models" / "my-encoder.zip")
+    (user / "config.yaml").write_text("lcm:\n  embedding_model: my-encoder\n", "utf-8")
+    config = load_config(user / "config.yaml", env={"HERMES_HOME": str(user)})
+    scratch = config.isolated(tmp_path / "scratch", settings=True)  # replay --use-config
+    engine = LCMEngine(config.data, hermes_config=scratch, hermes_home=scratch.home)
+    try:
+        assert engine.embedding_model == "my-encoder"
+        assert isinstance(engine.relevance, HybridRelevance)
+        assert engine.database.location.startswith(str(tmp_path / "scratch"))  # state: scratch
+        assert not (user / "lcm" / "lcm.db").exists()
+    finally:
+        engine.close()
