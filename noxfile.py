@@ -181,6 +181,13 @@ def standing(session: nox.Session) -> None:
 
 
 @nox.session(python=PYTHON)
+def extra_size(session: nox.Session) -> None:
+    """What hermes-engine-lcm[embeddings] and the model package add to a fresh venv, in MB
+    (``-- --write-figures`` writes it for the LCM page)."""
+    session.run("python", str(ROOT / "benchmarks" / "extra_size.py"), *session.posargs)
+
+
+@nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
     """Benchmarks; each judges ratios measured side by side in one run and exits 1 on a miss.
     ``nox -s bench -- --write-figures`` also writes what the docs quote into docs/figures/."""
