@@ -216,3 +216,56 @@ def test_search_finds_select_context(browser: WebDriver, site_url: str) -> None:
     )
     assert results
     assert "select_context" in results[0].text
+
+
+#: Code blocks a reader cannot read whole: wider than their box without a scrollbar, or
+#: reaching past the window's right edge.
+CUT_CODE = """
+return Array.from(document.querySelectorAll("article pre > code")).filter(code => {
+  const pre = code.parentElement;
+  const scrolls = [getComputedStyle(code).overflowX, getComputedStyle(pre).overflowX]
+    .some(value => value === "auto" || value === "scroll");
+  const wider = code.scrollWidth > code.clientWidth + 1;
+  return (wider && !scrolls) || pre.getBoundingClientRect().right > window.innerWidth + 1;
+}).map(code => code.textContent.slice(0, 60));
+"""
+
+#: Pictures that did not load.
+BROKEN_IMAGES = """
+return Array.from(document.querySelectorAll("article img"))
+  .filter(image => !image.complete || image.naturalWidth === 0)
+  .map(image => image.getAttribute("src"));
+"""
+
+
+@pytest.mark.parametrize("page", nav_pages())
+def test_code_fits_or_scrolls_and_pictures_load_on_a_laptop_screen(
+    browser: WebDriver, site_url: str, page: str
+) -> None:
+    browser.set_window_size(1366, 768)
+    try:
+        browser.get(site_url + url_path(page))
+        assert browser.execute_script(CUT_CODE) == [], f"{page}: code cut at the right edge"
+        assert browser.execute_script(BROKEN_IMAGES) == [], f"{page}: a picture did not load"
+    finally:
+        browser.set_window_size(1280, 1024)
+
+
+@pytest.mark.parametrize(
+    ("page", "picture"),
+    [
+        ("index.md", "assets/replay.svg"),
+        ("lcm.md", "assets/lcm-store.svg"),
+        ("hermes-agent.md", "assets/hermes-interop.svg"),
+    ],
+)
+def test_the_pages_show_their_pictures(
+    browser: WebDriver, site_url: str, page: str, picture: str
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.get(site_url + url_path(page))
+    images = browser.find_elements(By.CSS_SELECTOR, "article img")
+    shown = [image for image in images if (image.get_attribute("src") or "").endswith(picture)]
+    assert shown and shown[0].size["width"] > 300, f"{page} does not show {picture}"
+    assert (shown[0].get_attribute("alt") or "").strip(), f"{picture} has no description"
