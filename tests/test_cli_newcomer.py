@@ -139,3 +139,13 @@ def test_replay_ask_shows_tool_calls_as_calls_and_what_was_recalled(tmp_path: Pa
     flat = " ".join(shown.split())
     assert "the agent holds" in flat and "here come from the engine's store" in flat
     assert "the agent's context at the end" in " ".join(said.split())
+
+
+def test_every_console_log_line_has_one_style(tmp_path: Path) -> None:
+    (tmp_path / "config.yaml").write_text("compression:\n  treshold: 0.3\n", encoding="utf-8")
+    result = run("replay", "--engine", "lcm", "--context-length", "2000", home=tmp_path)
+    lines = result.stderr.splitlines()
+    assert any("context_engine.no_gain engine=lcm" in line for line in lines)  # a raw event
+    assert any("did you mean 'compression.threshold'?" in line for line in lines)  # a sentence
+    for line in lines:
+        assert line.startswith(("warning: ", "(")), line  # never structlog's "[warning  ]"

@@ -40,7 +40,6 @@ class EventFormatter(logging.Formatter):
     def __init__(self, log_format: str) -> None:
         super().__init__()
         self._json = log_format == "json"
-        self._console = structlog.dev.ConsoleRenderer(colors=False, pad_event_to=0, sort_keys=False)
 
     def format(self, record: logging.LogRecord) -> str:
         event: dict[str, Any] = {"level": record.levelname.lower(), **event_fields(record)}
@@ -50,9 +49,19 @@ class EventFormatter(logging.Formatter):
                 {"timestamp": f"{stamp}.{int(record.msecs):03d}", "logger": record.name, **event},
                 default=str,
             )
+        level, name = event.pop("level"), event.pop("event", record.getMessage())
         if isinstance(event.get("message"), str):  # the event says it in a sentence: show that
-            return f"{event['level']}: {event['message']} [{event['event']}]"
-        return str(self._console(None, "", event))
+            return f"{level}: {event['message']} [{name}]"
+        # one style for every line: the level, the event, then its fields as key=value
+        fields = " ".join(f"{key}={_shown(value)}" for key, value in event.items())
+        return f"{level}: {name}" + (f" {fields}" if fields else "")
+
+
+def _shown(value: Any) -> str:
+    """A field's value on a console line: words as they are, text with spaces quoted."""
+    if isinstance(value, str) and value and not any(c.isspace() or c in "'\"=" for c in value):
+        return value
+    return repr(value)
 
 
 class OnceHandler(logging.StreamHandler):  # type: ignore[type-arg]
