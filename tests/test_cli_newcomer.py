@@ -143,8 +143,8 @@ def test_replay_ask_shows_tool_calls_as_calls_and_what_was_recalled(tmp_path: Pa
 
 def test_every_console_log_line_has_one_style(tmp_path: Path) -> None:
     (tmp_path / "config.yaml").write_text("compression:\n  treshold: 0.3\n", encoding="utf-8")
-    result = run("replay", "--engine", "lcm", "--context-length", "2000", home=tmp_path)
-    lines = result.stderr.splitlines()
+    replayed = run("replay", "--engine", "lcm", "--context-length", "2000", home=tmp_path)
+    lines = replayed.stderr.splitlines() + run("doctor", home=tmp_path).stderr.splitlines()
     assert any("context_engine.no_gain engine=lcm" in line for line in lines)  # a raw event
     assert any("did you mean 'compression.threshold'?" in line for line in lines)  # a sentence
     for line in lines:
