@@ -1,0 +1,235 @@
+"""Hermes Agent's session store (``state.db``), opened read-only.
+
+Hermes keeps every session of a home in ``$HERMES_HOME/state.db`` (and each
+profile's in ``profiles/<name>/state.db``): SQLite in WAL mode, schema 22 in
+0.19, 30-31 in 0.21-0.22. This module lists the sessions and reads a
+session's rows, and never writes: the file is opened with SQLite's
+``mode=ro``; when no ``-wal`` file is beside it (no Hermes process has it
+open), also ``immutable=1``, so that SQLite does not create the ``-wal`` and
+``-shm`` files a read-only WAL open otherwise leaves behind.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+__all__ = [
+    "SUPPORTED_VERSIONS",
+    "HermesSession",
+    "SessionStoreError",
+    "list_sessions",
+    "open_store",
+    "session_rows",
+    "store_paths",
+]
+
+#: The schema versions whose sessions and messages this reader knows (0.19 to 0.22).
+SUPPORTED_VERSIONS = range(22, 32)
+#: The columns read from ``messages``; the newer ones are read where the schema has them.
+_MESSAGE_COLUMNS = (
+    "id",
+    "session_id",
+    "role",
+    "content",
+    "tool_call_id",
+    "tool_calls",
+    "tool_name",
+    "timestamp",
+    "active",
+    "compacted",
+)
+_NEWER_COLUMNS = ("_compressed_summary",)
+
+
+class SessionStoreError(Exception):
+    """A store that cannot be read as it is: names the file and what to do."""
+
+
+@dataclass(frozen=True)
+class HermesSession:
+    """One session as ``sessions`` holds it, with where it was found."""
+
+    id: str
+    store: Path
+    profile: str
+    title: str | None
+    started_at: float
+    model: str | None
+    messages: int
+    parent_id: str | None
+    end_reason: str | None
+    input_tokens: int
+    output_tokens: int
+    #: Compaction passes Hermes made in it: in-place (summaries stored) plus, for a
+    #: session a rotation ended, the rotation.
+    compactions: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "profile": self.profile,
+            "title": self.title,
+            "started_at": self.started_at,
+            "model": self.model,
+            "messages": self.messages,
+            "parent_id": self.parent_id,
+            "end_reason": self.end_reason,
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "compactions": self.compactions,
+        }
+
+
+def store_paths(home: Path) -> list[tuple[str, Path]]:
+    """Each store of ``home``: ("default", home/state.db), then each profile's, by name."""
+    found = [("default", home / "state.db")] if (home / "state.db").is_file() else []
+    profiles = home / "profiles"
+    if profiles.is_dir():
+        for folder in sorted(profiles.iterdir()):
+            if (folder / "state.db").is_file():
+                found.append((folder.name, folder / "state.db"))
+    return found
+
+
+@contextmanager
+def open_store(path: Path) -> Iterator[sqlite3.Connection]:
+    """A read-only connection to the store at ``path``, its schema version checked."""
+    wal = path.with_name(path.name + "-wal")
+    mode = "mode=ro" if wal.exists() else "mode=ro&immutable=1"
+    try:
+        connection = sqlite3.connect(f"file:{quote(str(path))}?{mode}", uri=True, timeout=5)
+    except sqlite3.Error as exc:
+        raise SessionStoreError(f"{path}: cannot open it read-only ({exc})") from None
+    with closing(connection):
+        connection.row_factory = sqlite3.Row
+        try:
+            row = connection.execute("SELECT MAX(version) FROM schema_version").fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise SessionStoreError(_unreadable(path, exc)) from None
+        version = row[0] if row else None
+        if version not in SUPPORTED_VERSIONS:
+            raise SessionStoreError(
+                f"{path}: schema version {version} is not one this reader knows "
+                f"({SUPPORTED_VERSIONS.start}-{SUPPORTED_VERSIONS.stop - 1}, Hermes Agent "
+                "0.19-0.22): update hermes-context, or report the version with the Hermes "
+                "release that wrote it; nothing was read"
+            )
+        yield connection
+
+
+def _unreadable(path: Path, exc: sqlite3.Error) -> str:
+    text = str(exc)
+    if "locked" in text:
+        return (
+            f"{path}: locked by another process ({text}); try again when Hermes is between "
+            "turns, or copy the file (with its -wal) and read the copy"
+        )
+    return (
+        f"{path}: not a Hermes session store SQLite can read ({text}); check the path, or "
+        "run 'sqlite3 {path} \"PRAGMA integrity_check\"'"
+    )
+
+
+def list_sessions(home: Path) -> list[HermesSession]:
+    """Every session of every store of ``home``, the latest started first."""
+    sessions: list[HermesSession] = []
+    for profile, path in store_paths(home):
+        with open_store(path) as db:
+            try:
+                rows = db.execute(
+                    "SELECT s.id, s.title, s.started_at, s.model, s.parent_session_id,"
+                    " s.end_reason, s.input_tokens, s.output_tokens,"
+                    " (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id"
+                    "  AND (m.active = 1 OR m.compacted = 1)) AS kept"
+                    " FROM sessions s"
+                ).fetchall()
+                passes = _compactions(db)
+            except sqlite3.DatabaseError as exc:
+                raise SessionStoreError(_unreadable(path, exc)) from None
+        for row in rows:
+            rotated = 1 if row["end_reason"] == "compression" else 0
+            sessions.append(
+                HermesSession(
+                    id=str(row["id"]),
+                    store=path,
+                    profile=profile,
+                    title=row["title"],
+                    started_at=float(row["started_at"] or 0),
+                    model=row["model"],
+                    messages=int(row["kept"] or 0),
+                    parent_id=row["parent_session_id"],
+                    end_reason=row["end_reason"],
+                    input_tokens=int(row["input_tokens"] or 0),
+                    output_tokens=int(row["output_tokens"] or 0),
+                    compactions=passes.get(str(row["id"]), 0) + rotated,
+                )
+            )
+    return sorted(sessions, key=lambda session: session.started_at, reverse=True)
+
+
+def _compactions(db: sqlite3.Connection) -> dict[str, int]:
+    """In-place compactions per session: the summary rows Hermes stored (flagged where the
+    schema flags them, else recognised by Hermes' summary prefix)."""
+    from hermes_core.hermes_agent.sessions.summaries import SUMMARY_LIKE
+
+    columns = {row[1] for row in db.execute("PRAGMA table_info(messages)")}
+    flag = "_compressed_summary = 1 OR " if "_compressed_summary" in columns else ""
+    likes = " OR ".join("content LIKE ?" for _ in SUMMARY_LIKE)
+    rows = db.execute(
+        f"SELECT session_id, COUNT(*) FROM messages WHERE ({flag}{likes})"
+        " AND (active = 1 OR compacted = 1) GROUP BY session_id",
+        SUMMARY_LIKE,
+    )
+    return {str(session): int(count) for session, count in rows}
+
+
+def session_rows(path: Path, session_id: str) -> tuple[list[str], list[dict[str, Any]]]:
+    """The chain of ``session_id`` (its ancestors by rotation, oldest first, then itself)
+    and the rows of every session of it, in order, as dicts of the columns read."""
+    with open_store(path) as db:
+        try:
+            chain = _chain(db, session_id, path)
+            columns = {row[1] for row in db.execute("PRAGMA table_info(messages)")}
+            wanted = [*_MESSAGE_COLUMNS, *(c for c in _NEWER_COLUMNS if c in columns)]
+            rows: list[dict[str, Any]] = []
+            for member in chain:
+                cursor = db.execute(
+                    f"SELECT {', '.join(wanted)} FROM messages WHERE session_id = ? ORDER BY id",
+                    (member,),
+                )
+                rows.extend(dict(row) for row in cursor)
+        except sqlite3.DatabaseError as exc:
+            raise SessionStoreError(_unreadable(path, exc)) from None
+    return chain, rows
+
+
+def _chain(db: sqlite3.Connection, session_id: str, path: Path) -> list[str]:
+    """``session_id`` and the sessions a rotation continued it from, oldest first."""
+    chain: list[str] = []
+    current: str | None = session_id
+    while current is not None and current not in chain:
+        row = db.execute(
+            "SELECT id, parent_session_id, end_reason FROM sessions WHERE id = ?", (current,)
+        ).fetchone()
+        if row is None:
+            if not chain:
+                raise SessionStoreError(
+                    f"{path}: no session {session_id!r}; 'hermes-context sessions' lists them"
+                )
+            break
+        chain.append(str(row["id"]))
+        parent = row["parent_session_id"]
+        if parent is None:
+            break
+        parent_row = db.execute(
+            "SELECT end_reason FROM sessions WHERE id = ?", (parent,)
+        ).fetchone()
+        # only a rotation continues a conversation; a branch or a /new keeps its own
+        current = str(parent) if parent_row and parent_row["end_reason"] == "compression" else None
+    return list(reversed(chain))
