@@ -52,9 +52,9 @@ def cli(ctx: click.Context, config_path: str | None, debug: bool, log_format: st
 
 
 def _register() -> None:
-    from hermes_core.cli import doctor, engines, packages, replay, scaffold, select
+    from hermes_core.cli import doctor, engines, packages, replay, scaffold, select, sessions
 
-    for module in (engines, select, doctor, replay, scaffold):
+    for module in (engines, select, doctor, replay, scaffold, sessions):
         cli.add_command(module.command)
     cli.add_command(packages.install)
     cli.add_command(packages.uninstall)

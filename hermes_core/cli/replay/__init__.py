@@ -22,7 +22,9 @@ from hermes_core.cli.replay.chart import (
     chart_for_terminal,
     write_image,
 )
+from hermes_core.cli.replay.hermes import replay_hermes
 from hermes_core.cli.replay.simulation import ReplayReport, replay
+from hermes_core.cli.sessions import HERMES_HOME_HELP, hermes_home_of
 from hermes_core.config import load_config
 from hermes_core.discovery import discover
 from hermes_core.errors import HermesError
@@ -78,6 +80,11 @@ def _readable(text: str) -> str:
 _WIDTH = 120
 
 
+def _given(ctx: click.Context, name: str) -> bool:
+    """Whether option ``name`` was given on the command line (not its default)."""
+    return ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE
+
+
 def _key(message: dict[str, Any]) -> str:
     return json.dumps(message, sort_keys=True, default=str)
 
@@ -129,6 +136,30 @@ def _short(text: object) -> str:
 )
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--use-config", is_flag=True, help=USE_CONFIG_HELP)
+@click.option(
+    "--hermes-session",
+    "hermes_sessions",
+    multiple=True,
+    help="Replay this session of your Hermes Agent store (hermes-context sessions lists "
+    "them) through every installed engine, side by side. Repeatable.",
+)
+@click.option(
+    "--hermes-sessions",
+    "latest",
+    type=click.IntRange(min=1),
+    help="Replay the latest N sessions of your Hermes Agent store.",
+)
+@click.option(
+    "--engines", help="With --hermes-session: the engines to compare (a,b,c; default: all)."
+)
+@click.option(
+    "--hermes-home", type=click.Path(file_okay=False, path_type=Path), help=HERMES_HOME_HELP
+)
+@click.option(
+    "--include-text",
+    is_flag=True,
+    help="With --hermes-session --json: include the probes' text (default: positions only).",
+)
 @click.pass_context
 def command(
     ctx: click.Context,
@@ -139,6 +170,11 @@ def command(
     plot_path: Path | None,
     as_json: bool,
     use_config: bool,
+    hermes_sessions: tuple[str, ...] = (),
+    latest: int | None = None,
+    engines: str | None = None,
+    hermes_home: Path | None = None,
+    include_text: bool = False,
 ) -> None:
     """Replay FILE (JSONL, one OpenAI message per line; default: a bundled sample of 300 turns).
 
@@ -150,6 +186,21 @@ def command(
     every engine's from your config.yaml), so a store such as lcm's is never
     your own history.
     """
+    if hermes_sessions or latest:
+        if file is not None:
+            fail("replay either FILE or --hermes-session, not both")
+        replay_hermes(
+            load(ctx),
+            hermes_home_of(ctx, hermes_home),
+            hermes_sessions,
+            latest,
+            engines,
+            context_length if _given(ctx, "context_length") else None,
+            as_json,
+            include_text,
+            use_config,
+        )
+        return
     if plot_path is not None and plot_path.suffix.lower() not in IMAGE_SUFFIXES:
         fail(f"--plot {plot_path}: write a .png or .svg file")
     messages = _read_jsonl(file) if file else coding_session()

@@ -1,0 +1,246 @@
+"""``replay --hermes-session ID``: a session from the user's Hermes store, rebuilt, replayed
+through each engine side by side, with what Hermes itself did beside them."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rich.table import Table
+
+from hermes_core.cli.common import not_installed
+from hermes_core.cli.output import emit_json, fail, out, say
+from hermes_core.config import HermesConfig, load_config
+from hermes_core.discovery import discover
+from hermes_core.errors import HermesError
+from hermes_core.hermes_agent.sessions import (
+    HermesSession,
+    SessionStoreError,
+    list_sessions,
+    rebuild,
+    session_rows,
+)
+from hermes_core.hermes_agent.sessions.probes import Probe, find_probes
+from hermes_core.hermes_agent.sessions.scoring import EngineScore, score_engine
+from hermes_core.host import ContextHost
+from hermes_core.redaction import redact
+
+__all__ = ["DEFAULT_WINDOW", "replay_hermes"]
+
+#: The window when neither --context-length nor model.context_length says one.
+DEFAULT_WINDOW = 128_000
+
+
+def _window(config: HermesConfig, given: int | None) -> tuple[int, str]:
+    if given is not None:
+        return given, "--context-length"
+    model = config.data.get("model")
+    length = model.get("context_length") if isinstance(model, dict) else None
+    if isinstance(length, int) and length > 0:
+        return length, f"model.context_length in {config.label}"
+    return DEFAULT_WINDOW, "the default (model.context_length is not set)"
+
+
+def _chosen(home: Path, ids: tuple[str, ...], latest: int | None) -> list[HermesSession]:
+    sessions = list_sessions(home)
+    if latest is not None:
+        return sessions[:latest]
+    by_id = {session.id: session for session in sessions}
+    missing = [i for i in ids if i not in by_id]
+    if missing:
+        raise SessionStoreError(
+            f"{home}: no session {missing[0]!r}; 'hermes-context sessions' lists them"
+        )
+    return [by_id[i] for i in ids]
+
+
+def replay_hermes(
+    config: HermesConfig,
+    home: Path,
+    ids: tuple[str, ...],
+    latest: int | None,
+    engines: str | None,
+    context_length: int | None,
+    as_json: bool,
+    include_text: bool,
+    use_config: bool,
+) -> None:
+    """Replay the chosen sessions through each engine; print or emit the comparison."""
+    registry = discover(config)
+    names = [n.strip() for n in engines.split(",") if n.strip()] if engines else None
+    if names is None:
+        names = [r.name for r in registry if r.status.usable]
+    for name in names:
+        if registry.get(name) is None:
+            fail(f"--engines {name}: {not_installed(name, registry)}")
+    window, window_from = _window(config, context_length)
+    try:
+        sessions = _chosen(home, ids, latest)
+    except SessionStoreError as exc:
+        fail(str(exc))
+    reports = []
+    for session in sessions:
+        try:
+            _, rows = session_rows(session.store, session.id)
+        except SessionStoreError as exc:
+            fail(str(exc))
+        transcript = rebuild(rows)
+        probes = find_probes(transcript.messages)
+        scores = [
+            _score(config, name, transcript.messages, window, probes, use_config) for name in names
+        ]
+        reports.append((session, transcript, probes, scores))
+    if as_json:
+        emit_json(
+            {
+                "window": window,
+                "window_from": window_from,
+                "sessions": [_as_dict(*report, include_text) for report in reports],
+            }
+        )
+        return
+    say("window {window:,} tokens (from {source})", window=window, source=window_from)
+    for report in reports:
+        _show(*report)
+
+
+def _score(
+    config: HermesConfig,
+    name: str,
+    transcript: list[dict[str, Any]],
+    window: int,
+    probes: list[Probe],
+    use_config: bool,
+) -> EngineScore:
+    """One engine, in a throwaway home (its state never the user's), over the session."""
+    with tempfile.TemporaryDirectory(prefix="hermes-context-replay-") as scratch:
+        source = config.path if config.text is not None else config.data
+        try:  # this engine and no other: strict, so a failure is said, never replaced
+            chosen = load_config(
+                source, env=config.env, strict=True, overrides={"context": {"engine": name}}
+            )
+            trial = chosen.isolated(Path(scratch), settings=use_config)
+            host = ContextHost(discover(trial), env=trial.env)
+        except HermesError as exc:
+            fail(f"engine {name}: {exc}")
+        try:
+            return score_engine(host, transcript, window, probes)
+        finally:
+            host.close()
+
+
+def _recommend(scores: list[EngineScore]) -> str:
+    fit = [s for s in scores if s.over_window == 0 and s.passes_failed == 0]
+    if not fit:
+        return "none: every engine sent requests over the window or failed passes (above)"
+
+    def recall(score: EngineScore) -> float:
+        asked = len(score.probes)
+        return sum(held for _, held in score.probes) / asked if asked else 1.0
+
+    def median(score: EngineScore) -> int:
+        return int(score.figures()["tokens_median"])
+
+    best = max(fit, key=lambda s: (recall(s), -s.cache_breaks, -median(s)))
+    held = sum(ok for _, ok in best.probes)
+    others = [s for s in scores if s is not best]
+    against = "; ".join(
+        f"{s.engine}: {sum(ok for _, ok in s.probes)} of {len(s.probes)}, "
+        f"{s.over_window} over the window"
+        for s in others
+    )
+    return (
+        f"{best.engine}: no request over the window, and it kept {held} of {len(best.probes)} "
+        f"probes" + (f" ({against})" if against else "")
+    )
+
+
+def _as_dict(
+    session: HermesSession,
+    transcript: Any,
+    probes: list[Probe],
+    scores: list[EngineScore],
+    include_text: bool,
+) -> dict[str, Any]:
+    held = {s.engine: {id(p): ok for p, ok in s.probes} for s in scores}
+    return {
+        "session": session.as_dict() | ({} if include_text else {"title": None}),
+        "messages": len(transcript.messages),
+        "hermes": {
+            "compactions": len(transcript.compactions) or session.compactions,
+            "input_tokens": session.input_tokens,
+            "output_tokens": session.output_tokens,
+        },
+        "engines": [s.figures() for s in scores],
+        "probes": [
+            {
+                "kind": p.kind,
+                "source_message": p.source,
+                "asked_at_message": p.asked_at,
+                "held": {engine: found.get(id(p)) for engine, found in held.items()},
+            }
+            | ({"text": redact(p.token)} if include_text else {})
+            for p in probes
+        ],
+        "recommendation": _recommend(scores),
+    }
+
+
+def _show(
+    session: HermesSession, transcript: Any, probes: list[Probe], scores: list[EngineScore]
+) -> None:
+    say(
+        "\n[bold]session {id}[/] ({profile}): {messages:,} messages, model {model}; Hermes "
+        "compacted it {passes} times, {tokens:,} input tokens",
+        id=session.id,
+        profile=session.profile,
+        messages=len(transcript.messages),
+        model=session.model or "?",
+        passes=len(transcript.compactions) or session.compactions,
+        tokens=session.input_tokens,
+    )
+    table = Table(show_edge=False, pad_edge=False)
+    table.add_column("")
+    for score in scores:
+        table.add_column(score.engine, justify="right")
+    figures = [s.figures() for s in scores]
+    rows: tuple[tuple[str, Callable[[dict[str, Any]], str]], ...] = (
+        ("requests over the window", lambda f: str(f["requests_over_window"])),
+        ("compaction passes per 100 turns", lambda f: str(f["passes_per_100_turns"])),
+        ("passes that gained nothing", lambda f: str(f["passes_no_gain"])),
+        ("passes that failed", lambda f: str(f["passes_failed"])),
+        ("tokens per request, median", lambda f: f"{f['tokens_median']:,}"),
+        ("tokens per request, p95", lambda f: f"{f['tokens_p95']:,}"),
+        ("prompt-cache breaks", lambda f: str(f["cache_breaks"])),
+        ("rare tokens recalled", lambda f: "{} of {}".format(*f["rare_tokens_recalled"])),
+        (
+            "standing instructions kept",
+            lambda f: "{} of {}".format(*f["standing_instructions_kept"]),
+        ),
+        ("summaries by", lambda f: str(f["summarizer"])),
+    )
+    for label, shown in rows:
+        table.add_row(label, *(shown(f) for f in figures))
+    out.print(table)
+    if probes:
+        say("probes (message numbers count from 0 in the rebuilt conversation):")
+        for probe in probes[:12]:
+            marks = ", ".join(
+                f"{s.engine} {'yes' if ok else 'no'}"
+                for s in scores
+                for p, ok in s.probes
+                if p is probe
+            )
+            say(
+                "  {kind} from message {source}, asked at {asked}: {token} ({marks})",
+                kind=probe.kind.replace("_", " "),
+                source=probe.source,
+                asked=probe.asked_at,
+                token=redact(probe.token)[:80],
+                marks=marks,
+            )
+        if len(probes) > 12:
+            say("  ... {more} more (--json lists them all)", more=len(probes) - 12)
+    say("[bold]recommendation[/]: {text}", text=_recommend(scores))

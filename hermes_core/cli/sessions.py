@@ -1,0 +1,59 @@
+"""``hermes-context sessions``: the conversations in your Hermes Agent home, every profile."""
+
+from __future__ import annotations
+
+import datetime
+from pathlib import Path
+
+import click
+from rich.table import Table
+
+from hermes_core.cli.common import load
+from hermes_core.cli.output import cell, emit_json, fail, out, say
+from hermes_core.hermes_agent.sessions import SessionStoreError, list_sessions
+from hermes_core.redaction import redact
+
+__all__ = ["HERMES_HOME_HELP", "command", "hermes_home_of"]
+
+HERMES_HOME_HELP = "Hermes Agent's home (default: $HERMES_HOME, else ~/.hermes)."
+
+
+def hermes_home_of(ctx: click.Context, given: Path | None) -> Path:
+    return given if given is not None else load(ctx).home
+
+
+@click.command("sessions")
+@click.option(
+    "--hermes-home", type=click.Path(file_okay=False, path_type=Path), help=HERMES_HOME_HELP
+)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.pass_context
+def command(ctx: click.Context, hermes_home: Path | None, as_json: bool) -> None:
+    """List the conversations Hermes Agent stored (state.db, every profile), read-only."""
+    home = hermes_home_of(ctx, hermes_home)
+    try:
+        sessions = list_sessions(home)
+    except SessionStoreError as exc:
+        fail(str(exc))
+    if as_json:
+        emit_json([session.as_dict() for session in sessions])
+        return
+    if not sessions:
+        say("no Hermes sessions in {home} (state.db, profiles/*/state.db)", home=home)
+        return
+    table = Table(show_edge=False, pad_edge=False)
+    for column in ("ID", "PROFILE", "TITLE", "STARTED", "MESSAGES", "MODEL", "COMPACTIONS"):
+        table.add_column(column, overflow="fold")
+    for session in sessions:
+        started = datetime.datetime.fromtimestamp(session.started_at).strftime("%Y-%m-%d %H:%M")
+        table.add_row(
+            cell(session.id),
+            cell(session.profile),
+            cell(redact(session.title or "")),
+            started,
+            f"{session.messages:,}",
+            cell(session.model or "?"),
+            str(session.compactions),
+        )
+    out.print(table)
+    say("\nreplay one through every installed engine: hermes-context replay --hermes-session ID")

@@ -1,0 +1,106 @@
+"""Recall probes a reader can check, drawn from the transcript itself (no LLM).
+
+* **Rare token.** A later user message reuses a rare token first seen many
+  messages before: a path, an identifier with digits or underscores, a number
+  of four or more digits, a quoted error. The message that first held it must
+  be in the request built for the later one (verbatim).
+* **Standing instruction.** A rule the user set for the rest of the session
+  ("from now on ...", "always ...", "never ..."; the same detector the engines
+  carry them with) must be in every later request (verbatim).
+
+Each probe names the message it came from and the one it is asked at, so a
+user can look both up and see why it counted.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from hermes_core.standing.detect import find_directives
+
+__all__ = ["MAX_PROBES", "MIN_GAP", "Probe", "find_probes"]
+
+#: Messages between a token's first use and its reuse, at least: nearer, any engine has it.
+MIN_GAP = 20
+#: Probes of each kind per session, at most (the farthest reuses first).
+MAX_PROBES = 40
+#: A token is rare when at most this many messages held it before its reuse.
+RARE = 2
+
+_TOKEN = re.compile(
+    r"(?:~|\.{0,2})/[\w.\-/]{3,}"  # a path
+    r"|\b[A-Za-z][\w\-]*(?:\d[\w\-]*|_[\w\-]+)\b"  # an identifier with digits or underscores
+    r"|\b\d{4,}\b"  # a number of four or more digits
+    r"|\b\w+(?:Error|Exception)\b"  # an error's name
+)
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What must be in the request for the user message at ``asked_at``: the message at
+    ``source`` (its ``token`` reused), or the standing instruction ``text`` set there."""
+
+    kind: str  # "rare_token" or "standing_instruction"
+    source: int
+    asked_at: int
+    token: str
+
+    def holds(self, request: list[dict[str, Any]], transcript: list[dict[str, Any]]) -> bool:
+        """Whether ``request`` carries what this probe asks for, verbatim."""
+        if self.kind == "rare_token":
+            wanted = transcript[self.source].get("content")
+            return any(message.get("content") == wanted for message in request)
+        return any(self.token in str(message.get("content") or "") for message in request)
+
+
+def _text(message: dict[str, Any]) -> str:
+    content = message.get("content")
+    return content if isinstance(content, str) else str(content or "")
+
+
+def find_probes(transcript: list[dict[str, Any]]) -> list[Probe]:
+    """The probes of ``transcript``, rare tokens then standing instructions, each kind
+    capped at :data:`MAX_PROBES`."""
+    return _rare_tokens(transcript) + _standing(transcript)
+
+
+def _rare_tokens(transcript: list[dict[str, Any]]) -> list[Probe]:
+    first: dict[str, int] = {}
+    seen: defaultdict[str, int] = defaultdict(int)
+    found: dict[str, Probe] = {}
+    for index, message in enumerate(transcript):
+        tokens = set(_TOKEN.findall(_text(message)))
+        if message.get("role") == "user":
+            for token in tokens:
+                start = first.get(token)
+                if (
+                    start is not None
+                    and token not in found
+                    and index - start >= MIN_GAP
+                    and seen[token] <= RARE
+                ):
+                    found[token] = Probe("rare_token", start, index, token)
+        for token in tokens:
+            first.setdefault(token, index)
+            seen[token] += 1
+    farthest = sorted(found.values(), key=lambda p: (p.source - p.asked_at, p.asked_at))
+    return sorted(farthest[:MAX_PROBES], key=lambda p: p.asked_at)
+
+
+def _standing(transcript: list[dict[str, Any]]) -> list[Probe]:
+    """For each instruction, the later user messages it must reach (evenly spread)."""
+    users = [i for i, m in enumerate(transcript) if m.get("role") == "user"]
+    probes: list[Probe] = []
+    for index in users:
+        for directive in find_directives(_text(transcript[index])):
+            if directive.kind != "instruction":
+                continue
+            later = [i for i in users if i > index]
+            step = max(1, len(later) // 5)  # five checks along the rest of the session
+            probes += [
+                Probe("standing_instruction", index, i, directive.text) for i in later[::step]
+            ]
+    return probes[:MAX_PROBES]

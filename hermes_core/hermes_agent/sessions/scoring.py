@@ -1,0 +1,137 @@
+"""One rebuilt Hermes session replayed through one engine, as an agent loop would run it,
+and what that cost and kept.
+
+Each assistant message of the transcript is a model call: the request is what the
+host's ``select_context`` returns for the history the agent holds (the engine's
+own compactions included), and it is measured against the window. After each call
+the usage is recorded and the engine may compact; a turn ends at an assistant
+message without tool calls. The probes of :mod:`.probes` are checked on the request
+of the call that answers the user message they are asked at.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import statistics
+from dataclasses import dataclass, field
+from typing import Any
+
+from hermes_core.hermes_agent.sessions.probes import Probe
+from hermes_core.host import ContextHost
+from hermes_core.tokens import estimate_tokens
+
+__all__ = ["EngineScore", "score_engine"]
+
+#: The host's counters of passes that failed (raised, timed out, returned no messages).
+_FAILED = ("pass_failures", "pass_timeouts", "pass_invalid_results")
+
+
+@dataclass
+class EngineScore:
+    """What one engine did with one session."""
+
+    engine: str
+    window: int
+    budget: int
+    turns: int = 0
+    calls: int = 0
+    request_tokens: list[int] = field(default_factory=list)
+    over_window: int = 0
+    passes: int = 0
+    passes_no_gain: int = 0
+    passes_failed: int = 0
+    cache_breaks: int = 0
+    summarizer: str = ""
+    probes: list[tuple[Probe, bool]] = field(default_factory=list)
+
+    def share(self, kind: str) -> tuple[int, int]:
+        """(held, asked) of the probes of ``kind``."""
+        asked = [held for probe, held in self.probes if probe.kind == kind]
+        return sum(asked), len(asked)
+
+    def figures(self) -> dict[str, Any]:
+        tokens = sorted(self.request_tokens) or [0]
+        rare, rare_asked = self.share("rare_token")
+        kept, kept_asked = self.share("standing_instruction")
+        return {
+            "engine": self.engine,
+            "window": self.window,
+            "turns": self.turns,
+            "model_calls": self.calls,
+            "requests_over_window": self.over_window,
+            "passes": self.passes,
+            "passes_per_100_turns": round(100 * self.passes / max(1, self.turns), 1),
+            "passes_no_gain": self.passes_no_gain,
+            "passes_failed": self.passes_failed,
+            "tokens_median": int(statistics.median(tokens)),
+            "tokens_p95": tokens[min(len(tokens) - 1, int(0.95 * len(tokens)))],
+            "cache_breaks": self.cache_breaks,
+            "summarizer": self.summarizer,
+            "rare_tokens_recalled": [rare, rare_asked],
+            "standing_instructions_kept": [kept, kept_asked],
+        }
+
+
+def _digest(message: dict[str, Any]) -> bytes:
+    return hashlib.blake2b(
+        json.dumps(message, sort_keys=True, default=str).encode(), digest_size=12
+    ).digest()
+
+
+def score_engine(
+    host: ContextHost, transcript: list[dict[str, Any]], window: int, probes: list[Probe]
+) -> EngineScore:
+    """Replay ``transcript`` through ``host`` at a model of ``window`` tokens."""
+    host.update_model("replay-model", window)
+    host.start_session("hermes-replay")
+    status = host.status()
+    score = EngineScore(
+        engine=host.engine_name,
+        window=window,
+        budget=host.input_budget_tokens,
+        summarizer=str(status.get("summarizer") or status.get("llm") or "no LLM configured"),
+    )
+    asked: dict[int, list[Probe]] = {}
+    for probe in probes:
+        asked.setdefault(probe.asked_at, []).append(probe)
+    history: list[dict[str, Any]] = []
+    previous: list[bytes] = []
+    for index, message in enumerate(transcript):
+        if message.get("role") == "assistant" and history:
+            request = host.select_context(
+                list(history),
+                conversation_messages=history[:-1],
+                incoming_message=history[-1],
+                budget_tokens=host.input_budget_tokens,
+            )
+            tokens = estimate_tokens(request)
+            score.calls += 1
+            score.request_tokens.append(tokens)
+            score.over_window += tokens > score.budget
+            digests = [_digest(m) for m in request]
+            score.cache_breaks += bool(previous) and digests[: len(previous)] != previous
+            previous = digests
+            for probe in asked.get(index - 1, []):
+                score.probes.append((probe, probe.holds(request, transcript)))
+            history.append(message)
+            host.record_usage(
+                {"prompt_tokens": tokens, "completion_tokens": 0, "total_tokens": tokens}
+            )
+            if host.should_compress(tokens):
+                failed, no_gain = _count(host, _FAILED), _count(host, ("passes_no_gain",))
+                history = host.compress(history, current_tokens=tokens)
+                score.passes_failed += _count(host, _FAILED) - failed
+                score.passes_no_gain += _count(host, ("passes_no_gain",)) - no_gain
+                score.passes += 1
+            if not message.get("tool_calls"):
+                score.turns += 1
+                host.turn_complete(history, None, turn_id=f"turn-{score.turns}")
+            continue
+        history.append(message)
+    return score
+
+
+def _count(host: ContextHost, counters: tuple[str, ...]) -> int:
+    status = host.status()
+    return sum(int(status.get(name, 0) or 0) for name in counters)
