@@ -72,7 +72,8 @@ def _rare_tokens(transcript: list[dict[str, Any]]) -> list[Probe]:
     seen: defaultdict[str, int] = defaultdict(int)
     found: dict[str, Probe] = {}
     for index, message in enumerate(transcript):
-        tokens = set(_TOKEN.findall(_text(message)))
+        # a path that ends a sentence keeps its full stop out: "/etc/x.key." is /etc/x.key
+        tokens = {token.rstrip(".") for token in _TOKEN.findall(_text(message))}
         if message.get("role") == "user":
             for token in tokens:
                 start = first.get(token)

