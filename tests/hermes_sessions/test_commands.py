@@ -76,3 +76,14 @@ def test_unknown_sessions_and_engines_are_clear_errors(
     assert "no session 'nope'" in capsys.readouterr().err
     assert main([*base, "--hermes-session", "s2", "--engines", "lmc"]) == 2
     assert "did you mean 'lcm'?" in capsys.readouterr().err
+
+
+def test_plot_draws_every_engine_on_one_chart(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    chart = tmp_path / "side-by-side.svg"
+    args = ["replay", "--hermes-session", "s2", "--hermes-home", str(home)]
+    assert main([*args, "--context-length", "8000", "--plot", str(chart)]) == 0
+    drawn = chart.read_text(encoding="utf-8")
+    assert "compressor" in drawn and "lcm" in drawn and "request budget" in drawn
+    assert f"chart written to {chart}" in " ".join(capsys.readouterr().out.split())

@@ -199,6 +199,7 @@ def command(
             as_json,
             include_text,
             use_config,
+            plot_path,
         )
         return
     if plot_path is not None and plot_path.suffix.lower() not in IMAGE_SUFFIXES:

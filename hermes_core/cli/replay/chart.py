@@ -19,6 +19,7 @@ __all__ = [
     "chart_for_terminal",
     "terminal_chart",
     "write_image",
+    "write_overlay",
 ]
 
 #: File endings ``--plot`` writes.
@@ -117,6 +118,40 @@ def write_image(report: ReplayReport, path: Path) -> None:
         axes.set_xlabel("model call")
         axes.set_ylabel("tokens")
         axes.set_title(f"{report.engine}: context per model call, window {report.context_length:,}")
+        axes.legend(loc="upper left", fontsize="small")
+        axes.grid(alpha=0.3)
+        figure.tight_layout()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        figure.savefig(path)
+    finally:
+        pyplot.close(figure)
+
+
+def write_overlay(series: dict[str, list[int]], window: int, budget: int, path: Path) -> None:
+    """One chart of several engines' requests over one conversation: tokens per model call,
+    each engine a line, with the window and the request budget (``.png`` or ``.svg``)."""
+    if path.suffix.lower() not in IMAGE_SUFFIXES:
+        raise ValueError(f"{path}: --plot writes .png or .svg, not {path.suffix or 'no ending'!r}")
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        from matplotlib import pyplot
+    except ImportError:
+        raise PlotUnavailableError(
+            'drawing an image needs matplotlib: pip install "hermes-context[plot]"'
+        ) from None
+    figure, axes = pyplot.subplots(figsize=(10, 4.5), dpi=120)
+    try:
+        for engine, tokens in series.items():
+            axes.plot(range(1, len(tokens) + 1), tokens, label=engine, lw=1.3)
+        axes.axhline(window, color="crimson", lw=1.2, label="window")
+        axes.axhline(budget, color="gray", lw=1, ls="--", label="request budget")
+        top = max([window, *(max(t, default=0) for t in series.values())])
+        axes.set_ylim(0, top * 1.15)
+        axes.set_xlabel("model call")
+        axes.set_ylabel("tokens per request")
+        axes.set_title(f"engines side by side, window {window:,}")
         axes.legend(loc="upper left", fontsize="small")
         axes.grid(alpha=0.3)
         figure.tight_layout()

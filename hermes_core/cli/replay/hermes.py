@@ -12,6 +12,7 @@ from rich.table import Table
 
 from hermes_core.cli.common import not_installed
 from hermes_core.cli.output import emit_json, fail, out, say
+from hermes_core.cli.replay.chart import PlotUnavailableError, write_overlay
 from hermes_core.config import HermesConfig, load_config
 from hermes_core.discovery import discover
 from hermes_core.errors import HermesError
@@ -66,8 +67,10 @@ def replay_hermes(
     as_json: bool,
     include_text: bool,
     use_config: bool,
+    plot: Path | None = None,
 ) -> None:
-    """Replay the chosen sessions through each engine; print or emit the comparison."""
+    """Replay the chosen sessions through each engine; print or emit the comparison; with
+    ``plot``, draw the first session's requests, engines overlaid."""
     registry = discover(config)
     names = [n.strip() for n in engines.split(",") if n.strip()] if engines else None
     if names is None:
@@ -92,6 +95,14 @@ def replay_hermes(
             _score(config, name, transcript.messages, window, probes, use_config) for name in names
         ]
         reports.append((session, transcript, probes, scores))
+    if plot is not None and reports:
+        scores = reports[0][3]
+        try:
+            write_overlay(
+                {s.engine: s.request_tokens for s in scores}, window, scores[0].budget, plot
+            )
+        except (PlotUnavailableError, ValueError) as exc:
+            fail(str(exc))
     if as_json:
         emit_json(
             {
@@ -104,6 +115,8 @@ def replay_hermes(
     say("window {window:,} tokens (from {source})", window=window, source=window_from)
     for report in reports:
         _show(*report)
+    if plot is not None:
+        say("chart written to {path}", path=plot)
 
 
 def _score(
