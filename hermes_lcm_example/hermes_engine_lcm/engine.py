@@ -112,6 +112,11 @@ class LCMEngine(ContextEngine):
         #: The last request built per session, for a repeated ask (retries); the most recently
         #: used :data:`KEPT_SELECTIONS` sessions only, so idle sessions cost no memory.
         self._selections: OrderedDict[str, tuple[Any, list[Message]]] = OrderedDict()
+        #: Per session, the tokens of the history the agent held at the request LCM built
+        #: this turn: that request fills the budget from the store, and its size says
+        #: nothing of whether the agent's own context needs folding. Cleared when the turn
+        #: completes (a host that never asks for requests decides by usage alone).
+        self._held: OrderedDict[str, int] = OrderedDict()
         self._messages = MessageCache()  # stored messages never change: read each once
         self.relevance: Relevance = KeywordRelevance()
         self._embedder: Any = None
@@ -196,6 +201,10 @@ class LCMEngine(ContextEngine):
             return False, None
         if self._tail_exceeds.get(self._session):
             return False, "tail_exceeds_budget"
+        held = self._held.get(self._session)
+        if held is not None and held < self.threshold_tokens:
+            # the request was ours, filled from the store; the agent's context is small
+            return False, "request_assembled_by_lcm"
         return True, None
 
     # ------------------------------------------------------------------ compaction
@@ -331,6 +340,11 @@ class LCMEngine(ContextEngine):
         if incoming_message is not None and (not history or history[-1] != incoming_message):
             history.append(incoming_message)
         self._ingest(sid, history)
+        with self._lock:
+            self._held[sid] = estimate_tokens(history)
+            self._held.move_to_end(sid)
+            while len(self._held) > KEPT_SELECTIONS:
+                self._held.popitem(last=False)
         query = text_of(incoming_message) if incoming_message is not None else ""
         if not query.strip():  # a tool result came last: ask about the latest user message
             query = next((text_of(m) for m in reversed(history) if role_of(m) == "user"), "")
@@ -370,7 +384,10 @@ class LCMEngine(ContextEngine):
         session_id: str | None = None,
         **kwargs: Any,
     ) -> None:
-        self._ingest(self._sid(session_id), messages)
+        sid = self._sid(session_id)
+        self._ingest(sid, messages)
+        with self._lock:  # the turn is over: the next decision waits for the next request
+            self._held.pop(sid, None)
 
     # ------------------------------------------------------------------ lifecycle
 
