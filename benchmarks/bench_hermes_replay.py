@@ -88,12 +88,13 @@ def _host(engine: str, home: Path) -> ContextHost:
     return ContextHost(discover(config), env={"HERMES_HOME": str(home)})
 
 
-def _hermes_session(engine: str, store: Path) -> Callable[[], None]:
+def _scored(engine: str, conversation: Callable[[], list[dict[str, Any]]]) -> Callable[[], None]:
+    """A run: the conversation made (read from the store, or generated), then scored
+    through ``engine`` in a throwaway home."""
+
     def run() -> None:
+        transcript = conversation()
         with tempfile.TemporaryDirectory() as scratch:
-            _, rows = session_rows(store, "bench")
-            transcript = rebuild(rows).messages
-            assert len(transcript) == MESSAGES, len(transcript)
             host = _host(engine, Path(scratch))
             try:
                 score_engine(host, transcript, WINDOW, find_probes(transcript))
@@ -103,21 +104,12 @@ def _hermes_session(engine: str, store: Path) -> Callable[[], None]:
     return run
 
 
-def _sample(engine: str) -> Callable[[], None]:
-    """The bundled sample, made in the run as the session is read in it, through the same
-    loop (a request per call, the probes): what reading and rebuilding a store adds is the
-    difference."""
-
-    def run() -> None:
-        sample = coding_session()
-        with tempfile.TemporaryDirectory() as scratch:
-            host = _host(engine, Path(scratch))
-            try:
-                score_engine(host, sample, WINDOW, find_probes(sample))
-            finally:
-                host.close()
-
-    return run
+def _read(store: Path) -> list[dict[str, Any]]:
+    """The session, read from the store and rebuilt."""
+    _, rows = session_rows(store, "bench")
+    transcript = rebuild(rows).messages
+    assert len(transcript) == MESSAGES, len(transcript)
+    return transcript
 
 
 def _seconds(run: Callable[[], None]) -> float:
@@ -151,7 +143,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as folder:
         store = _store(Path(folder))
         for engine in ("compressor", "lcm"):
-            ours, theirs = _hermes_session(engine, store), _sample(engine)
+            # the sample is made in its run, as the session is read in its own
+            ours = _scored(engine, functools.partial(_read, store))
+            theirs = _scored(engine, coding_session)
             per_message = median_ratio(TRIALS, functools.partial(_times, ours, theirs, sample))
             memory = median_ratio(TRIALS, functools.partial(_peaks, ours, theirs))
             seconds = _seconds(ours)

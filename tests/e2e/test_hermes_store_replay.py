@@ -90,18 +90,8 @@ def test_a_users_hermes_sessions_are_listed_rebuilt_and_replayed_without_a_write
         assert roles == ["user", "assistant"] * len(asks), (release, session)
         assert all(m["content"].startswith("Answer ") for m in rebuilt[1::2])
 
-    replayed = run(
-        python,
-        "-m",
-        "hermes_core",
-        "replay",
-        "--hermes-session",
-        "sess-a",
-        "--context-length",
-        "64000",
-        "--json",
-        env=env,
-    )
+    replay = (python, "-m", "hermes_core", "replay", "--hermes-session", "sess-a")
+    replayed = run(*replay, "--context-length", "64000", "--json", env=env)
     report = json.loads(replayed.stdout)["sessions"][0]
     engines = {e["engine"]: e for e in report["engines"]}
     assert set(engines) >= {"compressor", "lcm"}
@@ -115,17 +105,7 @@ def test_a_users_hermes_sessions_are_listed_rebuilt_and_replayed_without_a_write
     assert rare["held"]["lcm"] is True  # the lossless engine brings the message back
     assert "text" not in rare and "deploy" not in replayed.stdout  # positions, not text
 
-    shown = run(
-        python,
-        "-m",
-        "hermes_core",
-        "replay",
-        "--hermes-session",
-        "sess-a",
-        "--context-length",
-        "64000",
-        env=env,
-    )
+    shown = run(*replay, "--context-length", "64000", env=env)
     assert "recommendation:" in shown.stdout
     assert "Zq8Zq8Zq8" not in shown.stdout + shown.stderr  # the key is redacted
     assert _files(home) == before  # state.db and its WAL: not a byte, not an mtime changed

@@ -6,7 +6,9 @@ engine's threshold, and a mark where each compaction pass ended.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import plotille
 
@@ -85,19 +87,8 @@ def write_image(report: ReplayReport, path: Path) -> None:
     (it comes with ``pip install "hermes-context[plot]"``) and ValueError for
     another file ending.
     """
-    if path.suffix.lower() not in IMAGE_SUFFIXES:
-        raise ValueError(f"{path}: --plot writes .png or .svg, not {path.suffix or 'no ending'!r}")
-    try:
-        import matplotlib
 
-        matplotlib.use("Agg")  # no display needed
-        from matplotlib import pyplot
-    except ImportError:
-        raise PlotUnavailableError(
-            'drawing an image needs matplotlib: pip install "hermes-context[plot]"'
-        ) from None
-    figure, axes = pyplot.subplots(figsize=(10, 4.5), dpi=120)
-    try:
+    def draw(axes: Any) -> None:
         turns = [turn.number for turn in report.turns]
         axes.plot(turns, [t.sent_tokens for t in report.turns], label="tokens sent", lw=1.4)
         axes.plot(
@@ -115,27 +106,37 @@ def write_image(report: ReplayReport, path: Path) -> None:
                 label="compaction pass (size after)",
             )
         axes.set_ylim(0, max(report.context_length, report.largest_request) * 1.15)
-        axes.set_xlabel("model call")
         axes.set_ylabel("tokens")
         axes.set_title(f"{report.engine}: context per model call, window {report.context_length:,}")
-        axes.legend(loc="upper left", fontsize="small")
-        axes.grid(alpha=0.3)
-        figure.tight_layout()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        figure.savefig(path)
-    finally:
-        pyplot.close(figure)
+
+    _draw_into(path, draw)
 
 
 def write_overlay(series: dict[str, list[int]], window: int, budget: int, path: Path) -> None:
     """One chart of several engines' requests over one conversation: tokens per model call,
     each engine a line, with the window and the request budget (``.png`` or ``.svg``)."""
+
+    def draw(axes: Any) -> None:
+        for engine, tokens in series.items():
+            axes.plot(range(1, len(tokens) + 1), tokens, label=engine, lw=1.3)
+        axes.axhline(window, color="crimson", lw=1.2, label="window")
+        axes.axhline(budget, color="gray", lw=1, ls="--", label="request budget")
+        top = max([window, *(max(t, default=0) for t in series.values())])
+        axes.set_ylim(0, top * 1.15)
+        axes.set_ylabel("tokens per request")
+        axes.set_title(f"engines side by side, window {window:,}")
+
+    _draw_into(path, draw)
+
+
+def _draw_into(path: Path, draw: Callable[[Any], None]) -> None:
+    """A chart of model calls drawn by ``draw`` on its axes, saved to ``path``."""
     if path.suffix.lower() not in IMAGE_SUFFIXES:
         raise ValueError(f"{path}: --plot writes .png or .svg, not {path.suffix or 'no ending'!r}")
     try:
         import matplotlib
 
-        matplotlib.use("Agg")
+        matplotlib.use("Agg")  # no display needed
         from matplotlib import pyplot
     except ImportError:
         raise PlotUnavailableError(
@@ -143,15 +144,8 @@ def write_overlay(series: dict[str, list[int]], window: int, budget: int, path: 
         ) from None
     figure, axes = pyplot.subplots(figsize=(10, 4.5), dpi=120)
     try:
-        for engine, tokens in series.items():
-            axes.plot(range(1, len(tokens) + 1), tokens, label=engine, lw=1.3)
-        axes.axhline(window, color="crimson", lw=1.2, label="window")
-        axes.axhline(budget, color="gray", lw=1, ls="--", label="request budget")
-        top = max([window, *(max(t, default=0) for t in series.values())])
-        axes.set_ylim(0, top * 1.15)
+        draw(axes)
         axes.set_xlabel("model call")
-        axes.set_ylabel("tokens per request")
-        axes.set_title(f"engines side by side, window {window:,}")
         axes.legend(loc="upper left", fontsize="small")
         axes.grid(alpha=0.3)
         figure.tight_layout()
