@@ -18,17 +18,20 @@ from tests.e2e.environments import (
     cached_venv,
     run,
     serving,
+    shared_folder,
     with_wheels,
 )
 
 
 @pytest.fixture(scope="session")
-def wheels(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
-    """The wheels of hermes-context and hermes-engine-lcm, built from this checkout."""
-    out = tmp_path_factory.mktemp("wheels")
-    for project in (ROOT, ROOT / "hermes_lcm_example"):
-        run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", out, project)
-    return sorted(str(w) for w in out.glob("*.whl"))
+def wheels() -> list[str]:
+    """The wheels of hermes-context and hermes-engine-lcm, built from this checkout once per
+    run, whichever worker asks first (the others use the same files)."""
+    with shared_folder("wheels") as out:
+        if len(list(out.glob("*.whl"))) < 2:
+            for project in (ROOT, ROOT / "hermes_lcm_example"):
+                run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", out, project)
+        return sorted(str(w) for w in out.glob("*.whl"))
 
 
 @pytest.fixture(scope="session")

@@ -8,11 +8,13 @@ The environments are made once and kept in ``$HERMES_CONTEXT_E2E_CACHE`` (defaul
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import json
 import os
 import shutil
 import subprocess
 import threading
+import time
 import venv
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -68,9 +70,37 @@ def cached_venv(name: str, requirements: tuple[str, ...]) -> Path:
 
 
 def with_wheels(python: Path, built: list[str]) -> Path:
-    run(python, "-m", "pip", "install", "-q", *built)  # our dependencies, the venv's pins kept
-    run(python, "-m", "pip", "install", "-q", "--no-deps", "--force-reinstall", *built)
+    """``python``'s venv with this checkout's wheels ``built``, installed once: under the
+    venv's lock, and skipped when the venv already holds these very wheels (by digest), so
+    that the test workers of one run (pytest-xdist) never reinstall under each other."""
+    home = python.parent.parent
+    marker = home / ".wheels"
+    wanted = "\n".join(hashlib.sha256(Path(wheel).read_bytes()).hexdigest() for wheel in built)
+    with (CACHE / f"{home.name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if marker.is_file() and marker.read_text(encoding="utf-8") == wanted:
+            return python
+        run(python, "-m", "pip", "install", "-q", *built)  # our dependencies, the venv's pins
+        run(python, "-m", "pip", "install", "-q", "--no-deps", "--force-reinstall", *built)
+        marker.write_text(wanted, encoding="utf-8")
     return python
+
+
+@contextmanager
+def shared_folder(name: str) -> Iterator[Path]:
+    """A folder the workers of one test run share (``name`` under the cache, per run), held
+    locked while the caller fills it; outside pytest-xdist, a folder of this process."""
+    run_id = os.environ.get("PYTEST_XDIST_TESTRUNUID") or f"pid-{os.getpid()}"
+    runs = CACHE / "runs"
+    if runs.is_dir():  # the folders of runs a day old go
+        for old in runs.iterdir():
+            if old.name != run_id and old.stat().st_mtime < time.time() - 86_400:
+                shutil.rmtree(old, ignore_errors=True)
+    folder = runs / run_id / name
+    folder.mkdir(parents=True, exist_ok=True)
+    with (folder.parent / f"{name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield folder
 
 
 def site_packages(python: Path) -> Path:
