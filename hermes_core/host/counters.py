@@ -28,6 +28,12 @@ class HostCounters:
     hook_timeouts: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
+    @property
+    def failed_passes(self) -> int:
+        """Passes that failed: the engine raised, ran out of time, or returned no messages."""
+        with self._lock:
+            return self.pass_failures + self.pass_timeouts + self.pass_invalid_results
+
     def add(self, name: str, amount: int = 1) -> None:
         """Increase counter ``name`` by ``amount``."""
         with self._lock:

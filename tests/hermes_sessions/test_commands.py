@@ -88,3 +88,21 @@ def test_plot_draws_every_engine_on_one_chart(
     assert "compressor" in drawn and "lcm" in drawn and "request budget" in drawn
     # the terminal may wrap the path anywhere: compare without the line breaks
     assert f"chartwrittento{chart}" in "".join(capsys.readouterr().out.split())
+
+
+def test_the_summariser_named_is_the_configured_llm(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "with-llm.yaml"
+    config.write_text(
+        "auxiliary:\n  compression:\n    provider: custom\n    base_url: http://127.0.0.1:9/v1\n"
+        "    model: aux-model\n    api_key: sk-test\n",
+        encoding="utf-8",
+    )
+    args = ["replay", "--hermes-session", "s2", "--hermes-home", str(home), "--json"]
+    assert main(["--config", str(config), *args, "--context-length", "8000"]) == 0
+    engines = json.loads(capsys.readouterr().out)["sessions"][0]["engines"]
+    assert {e["summarizer"] for e in engines} == {"LLM aux-model"}
+    assert main([*args, "--context-length", "8000"]) == 0
+    engines = json.loads(capsys.readouterr().out)["sessions"][0]["engines"]
+    assert {e["summarizer"].split(":")[0] for e in engines} == {"no LLM configured"}

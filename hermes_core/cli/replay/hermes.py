@@ -26,6 +26,7 @@ from hermes_core.hermes_agent.sessions import (
 from hermes_core.hermes_agent.sessions.probes import Probe, find_probes
 from hermes_core.hermes_agent.sessions.scoring import EngineScore, score_engine
 from hermes_core.host import ContextHost
+from hermes_core.host.summarizer import summarizer_of
 from hermes_core.redaction import redact
 
 __all__ = ["DEFAULT_WINDOW", "replay_hermes"]
@@ -112,7 +113,12 @@ def replay_hermes(
             }
         )
         return
-    say("window {window:,} tokens (from {source})", window=window, source=window_from)
+    say(
+        "window {window:,} tokens (from {source}); summaries by {summarizer}",
+        window=window,
+        source=window_from,
+        summarizer=summarizer_of(registry),  # the same for every engine: the host gives it
+    )
     for report in reports:
         _show(*report)
     if plot is not None:
@@ -232,7 +238,6 @@ def _show(
             "standing instructions kept",
             lambda f: "{} of {}".format(*f["standing_instructions_kept"]),
         ),
-        ("summaries by", lambda f: str(f["summarizer"])),
     )
     for label, shown in rows:
         table.add_row(label, *(shown(f) for f in figures))

@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from hermes_core.host import ContextHost
+from hermes_core.host.summarizer import summarizer_of
 from hermes_core.tokens import estimate_tokens
 
 __all__ = ["Pass", "ReplayReport", "Turn", "replay"]
@@ -141,7 +142,7 @@ def replay(
         engine=host.engine_name,
         context_length=window,
         threshold_tokens=int(engine_status.get("threshold_tokens", 0) or 0),
-        summarizer=_summarizer(host),
+        summarizer=summarizer_of(host.registry),
         messages=len(source),
         reply_reserve_tokens=host.reply_reserve_tokens,
     )
@@ -158,11 +159,11 @@ def replay(
         report.turns.append(Turn(number, tokens, full_tokens))
         host.record_usage({"prompt_tokens": tokens, "completion_tokens": 0, "total_tokens": tokens})
         if host.should_compress(tokens):
-            failures = _failures(host)
+            failures = host.counters.failed_passes
             start = time.perf_counter()
             history = host.compress(history, current_tokens=tokens)
             elapsed = time.perf_counter() - start
-            if _failures(host) > failures:  # the engine failed: no pass was made
+            if host.counters.failed_passes > failures:  # the engine failed: no pass was made
                 report.failed_passes.append(number)
             else:
                 report.passes.append(Pass(number, tokens, estimate_tokens(history), elapsed))
@@ -172,21 +173,3 @@ def replay(
     if isinstance(carried, list):
         report.standing_instructions = [str(text) for text in carried]
     return report, history
-
-
-#: The host's counters of passes that failed: the engine raised, ran out of time, or
-#: returned something that is no message list.
-_FAILED = ("pass_failures", "pass_timeouts", "pass_invalid_results")
-
-
-def _failures(host: ContextHost) -> int:
-    """The host's count of passes that failed so far."""
-    status = host.status()
-    return sum(int(status.get(counter, 0) or 0) for counter in _FAILED)
-
-
-def _summarizer(host: ContextHost) -> str:
-    """Who writes summaries: the auxiliary LLM's model, or the engine's own fallback."""
-    llm = host.registry.auxiliary_llm()
-    model = getattr(getattr(llm, "config", None), "model", None)
-    return f"LLM {model}" if model else "no LLM configured: the engine's deterministic summary"

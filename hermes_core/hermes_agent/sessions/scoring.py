@@ -19,12 +19,10 @@ from typing import Any
 
 from hermes_core.hermes_agent.sessions.probes import Probe
 from hermes_core.host import ContextHost
+from hermes_core.host.summarizer import summarizer_of
 from hermes_core.tokens import estimate_tokens
 
 __all__ = ["EngineScore", "score_engine"]
-
-#: The host's counters of passes that failed (raised, timed out, returned no messages).
-_FAILED = ("pass_failures", "pass_timeouts", "pass_invalid_results")
 
 
 @dataclass
@@ -85,12 +83,11 @@ def score_engine(
     """Replay ``transcript`` through ``host`` at a model of ``window`` tokens."""
     host.update_model("replay-model", window)
     host.start_session("hermes-replay")
-    status = host.status()
     score = EngineScore(
         engine=host.engine_name,
         window=window,
         budget=host.input_budget_tokens,
-        summarizer=str(status.get("summarizer") or status.get("llm") or "no LLM configured"),
+        summarizer=summarizer_of(host.registry),
     )
     asked: dict[int, list[Probe]] = {}
     for probe in probes:
@@ -119,10 +116,11 @@ def score_engine(
                 {"prompt_tokens": tokens, "completion_tokens": 0, "total_tokens": tokens}
             )
             if host.should_compress(tokens):
-                failed, no_gain = _count(host, _FAILED), _count(host, ("passes_no_gain",))
+                counters = host.counters
+                failed, no_gain = counters.failed_passes, counters.passes_no_gain
                 history = host.compress(history, current_tokens=tokens)
-                score.passes_failed += _count(host, _FAILED) - failed
-                score.passes_no_gain += _count(host, ("passes_no_gain",)) - no_gain
+                score.passes_failed += counters.failed_passes - failed
+                score.passes_no_gain += counters.passes_no_gain - no_gain
                 score.passes += 1
             if not message.get("tool_calls"):
                 score.turns += 1
@@ -130,8 +128,3 @@ def score_engine(
             continue
         history.append(message)
     return score
-
-
-def _count(host: ContextHost, counters: tuple[str, ...]) -> int:
-    status = host.status()
-    return sum(int(status.get(name, 0) or 0) for name in counters)
