@@ -343,11 +343,11 @@ def _ask(host: ContextHost, history: list[dict[str, Any]], ask: str, window: int
         budget_tokens=host.input_budget_tokens,
     )
     tokens = estimate_tokens(request)
-    held = {_key(message) for message in history}
+    # what the engine brought back that the agent no longer holds (stored turns, summaries)
+    held = {_key(message) for message in [*history, incoming]}
     return {
         "request": request,
-        # what the engine brought back that the agent no longer holds (stored turns, summaries)
-        "recalled": sum(1 for message in request if _key(message) not in held | {_key(incoming)}),
+        "recalled": sum(1 for message in request if _key(message) not in held),
         "agent_context_messages": len(history),
         "request_tokens": tokens,
         "tokens_left_for_reply": window - tokens,
