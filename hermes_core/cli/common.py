@@ -14,7 +14,14 @@ from hermes_core import discovery
 from hermes_core.config import HermesConfig, load_config
 from hermes_core.registry import EngineRegistry
 
-__all__ = ["USE_CONFIG_HELP", "discover", "load", "not_installed", "scratch_registry"]
+__all__ = [
+    "USE_CONFIG_HELP",
+    "discover",
+    "engine_config",
+    "load",
+    "not_installed",
+    "scratch_registry",
+]
 
 #: What ``--use-config`` does, for every command that offers it.
 USE_CONFIG_HELP = (
@@ -52,3 +59,10 @@ def not_installed(name: str, registry: EngineRegistry) -> str:
     close = difflib.get_close_matches(name, names, n=1, cutoff=0.5)
     guess = f"; did you mean {close[0]!r}?" if close else ""
     return f"engine {name!r} is not installed{guess} (installed: {', '.join(names) or 'none'})"
+
+
+def engine_config(config: HermesConfig, name: str) -> HermesConfig:
+    """``config`` (read again from its file, or its mapping) with engine ``name`` selected
+    and strict: a command that names an engine runs that one or says why, never another."""
+    source = config.path if config.text is not None else config.data
+    return load_config(source, env=config.env, strict=True, overrides={"context": {"engine": name}})

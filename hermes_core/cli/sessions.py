@@ -13,13 +13,9 @@ from hermes_core.cli.output import cell, emit_json, fail, out, say
 from hermes_core.hermes_agent.sessions import SessionStoreError, list_sessions
 from hermes_core.redaction import redact
 
-__all__ = ["HERMES_HOME_HELP", "command", "hermes_home_of"]
+__all__ = ["HERMES_HOME_HELP", "command"]
 
 HERMES_HOME_HELP = "Hermes Agent's home (default: $HERMES_HOME, else ~/.hermes)."
-
-
-def hermes_home_of(ctx: click.Context, given: Path | None) -> Path:
-    return given if given is not None else load(ctx).home
 
 
 @click.command("sessions")
@@ -30,7 +26,7 @@ def hermes_home_of(ctx: click.Context, given: Path | None) -> Path:
 @click.pass_context
 def command(ctx: click.Context, hermes_home: Path | None, as_json: bool) -> None:
     """List the conversations Hermes Agent stored (state.db, every profile), read-only."""
-    home = hermes_home_of(ctx, hermes_home)
+    home = hermes_home if hermes_home is not None else load(ctx).home
     try:
         sessions = list_sessions(home)
     except SessionStoreError as exc:

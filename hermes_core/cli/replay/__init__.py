@@ -14,7 +14,7 @@ from rich.progress import Progress
 from rich.table import Table
 from rich.text import Text
 
-from hermes_core.cli.common import USE_CONFIG_HELP, load, not_installed
+from hermes_core.cli.common import USE_CONFIG_HELP, engine_config, load, not_installed
 from hermes_core.cli.output import emit_json, fail, out, say
 from hermes_core.cli.replay.chart import (
     IMAGE_SUFFIXES,
@@ -24,8 +24,7 @@ from hermes_core.cli.replay.chart import (
 )
 from hermes_core.cli.replay.hermes import replay_hermes
 from hermes_core.cli.replay.simulation import ReplayReport, replay
-from hermes_core.cli.sessions import HERMES_HOME_HELP, hermes_home_of
-from hermes_core.config import load_config
+from hermes_core.cli.sessions import HERMES_HOME_HELP
 from hermes_core.discovery import discover
 from hermes_core.errors import HermesError
 from hermes_core.host import ContextHost
@@ -189,9 +188,10 @@ def command(
     if hermes_sessions or latest:
         if file is not None:
             fail("replay either FILE or --hermes-session, not both")
+        config = load(ctx)
         replay_hermes(
-            load(ctx),
-            hermes_home_of(ctx, hermes_home),
+            config,
+            hermes_home or config.home,
             hermes_sessions,
             latest,
             engines,
@@ -206,14 +206,10 @@ def command(
         fail(f"--plot {plot_path}: write a .png or .svg file")
     messages = _read_jsonl(file) if file else coding_session()
     config = load(ctx)
-    # an engine named on the command line must be the one replayed: no silent fallback
-    strict = True if engine_name else None
     with tempfile.TemporaryDirectory() as scratch:
         try:
-            if engine_name:
-                source = config.path if config.text is not None else config.data
-                overrides = {"context": {"engine": engine_name}}
-                config = load_config(source, env=config.env, strict=strict, overrides=overrides)
+            if engine_name:  # the engine named must be the one replayed: no silent fallback
+                config = engine_config(config, engine_name)
             registry = discover(config)
             if engine_name and registry.get(engine_name) is None:
                 fail(f"--engine {engine_name}: {not_installed(engine_name, registry)}")

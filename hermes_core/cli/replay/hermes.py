@@ -10,10 +10,10 @@ from typing import Any
 
 from rich.table import Table
 
-from hermes_core.cli.common import not_installed
+from hermes_core.cli.common import engine_config, not_installed
 from hermes_core.cli.output import emit_json, fail, out, say
 from hermes_core.cli.replay.chart import PlotUnavailableError, write_overlay
-from hermes_core.config import HermesConfig, load_config
+from hermes_core.config import HermesConfig
 from hermes_core.discovery import discover
 from hermes_core.errors import HermesError
 from hermes_core.hermes_agent.sessions import (
@@ -28,6 +28,7 @@ from hermes_core.hermes_agent.sessions.scoring import EngineScore, score_engine
 from hermes_core.host import ContextHost
 from hermes_core.host.summarizer import summarizer_of
 from hermes_core.redaction import redact
+from hermes_core.registry import EngineRegistry
 
 __all__ = ["DEFAULT_WINDOW", "replay_hermes"]
 
@@ -84,6 +85,8 @@ def replay_hermes(
         sessions = _chosen(home, ids, latest)
     except SessionStoreError as exc:
         fail(str(exc))
+    # each engine's configuration, read once, on the one discovery of the installed engines
+    chosen = {name: _engine_config(config, name) for name in names}
     reports = []
     for session in sessions:
         try:
@@ -93,7 +96,8 @@ def replay_hermes(
         transcript = rebuild(rows)
         probes = find_probes(transcript.messages)
         scores = [
-            _score(config, name, transcript.messages, window, probes, use_config) for name in names
+            _score(registry, chosen[name], transcript.messages, window, probes, use_config)
+            for name in names
         ]
         reports.append((session, transcript, probes, scores))
     if plot is not None and reports:
@@ -125,25 +129,29 @@ def replay_hermes(
         say("chart written to {path}", path=plot)
 
 
+def _engine_config(config: HermesConfig, name: str) -> HermesConfig:
+    try:
+        return engine_config(config, name)
+    except HermesError as exc:
+        fail(f"engine {name}: {exc}")
+
+
 def _score(
-    config: HermesConfig,
-    name: str,
+    registry: EngineRegistry,
+    chosen: HermesConfig,
     transcript: list[dict[str, Any]],
     window: int,
     probes: list[Probe],
     use_config: bool,
 ) -> EngineScore:
-    """One engine, in a throwaway home (its state never the user's), over the session."""
+    """The engine ``chosen`` selects, in a throwaway home (its state never the user's), over
+    the session."""
     with tempfile.TemporaryDirectory(prefix="hermes-context-replay-") as scratch:
-        source = config.path if config.text is not None else config.data
-        try:  # this engine and no other: strict, so a failure is said, never replaced
-            chosen = load_config(
-                source, env=config.env, strict=True, overrides={"context": {"engine": name}}
-            )
-            trial = chosen.isolated(Path(scratch), settings=use_config)
-            host = ContextHost(discover(trial), env=trial.env)
+        trial = chosen.isolated(Path(scratch), settings=use_config)
+        try:
+            host = ContextHost(registry.with_config(trial), env=trial.env)
         except HermesError as exc:
-            fail(f"engine {name}: {exc}")
+            fail(f"engine {chosen.engine.name}: {exc}")
         try:
             return score_engine(host, transcript, window, probes)
         finally:
