@@ -41,14 +41,17 @@ def discover(ctx: click.Context) -> EngineRegistry:
 
 
 @contextmanager
-def scratch_registry(ctx: click.Context, use_config: bool = False) -> Iterator[EngineRegistry]:
+def scratch_registry(
+    ctx: click.Context, use_config: bool = False, config: HermesConfig | None = None
+) -> Iterator[EngineRegistry]:
     """Every engine, created in a throwaway ``$HERMES_HOME``, with default settings or, with
     ``use_config``, the user's (see :meth:`~hermes_core.HermesConfig.isolated`).
 
     For commands that check engines: nothing they do reads or writes the
-    user's own state. The directory is removed afterwards.
+    user's own state. The directory is removed afterwards. ``config``: the one the
+    command already loaded (default: load it).
     """
-    registry = discover(ctx)
+    registry = discovery.discover(config) if config is not None else discover(ctx)
     with tempfile.TemporaryDirectory(prefix="hermes-context-check-") as scratch:
         yield registry.with_config(registry.config.isolated(Path(scratch), settings=use_config))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -51,9 +52,9 @@ def command(ctx: click.Context, name: str | None, use_config: bool) -> None:
     Hermes Agent will run with your HERMES_HOME's config.yaml and enabled plugins,
     and why (Hermes' own loaders are asked, in a separate process).
     """
-    predicted = _hermes_forecast(ctx)
     config = load(ctx)
-    with scratch_registry(ctx, use_config) as registry:
+    predicted = _hermes_forecast(config.home)
+    with scratch_registry(ctx, use_config, config) as registry:
         name = name or registry.config.engine.name
         say("doctor: engine [bold]{name}[/]", name=name)
         if registry.get(name) is None and not registry.not_enabled_plugins(name):
@@ -120,13 +121,12 @@ def command(ctx: click.Context, name: str | None, use_config: bool) -> None:
         ctx.exit(1)
 
 
-def _hermes_forecast(ctx: click.Context) -> HermesForecast | None:
+def _hermes_forecast(home: Path) -> HermesForecast | None:
     from hermes_core.hermes_agent.forecast import forecast
     from hermes_core.sources.hermes.shims import hermes_installed
 
     if not hermes_installed():
         return None
-    home = load(ctx).home
     predicted = forecast(home)
     if predicted is None:
         say("Hermes Agent: could not ask it which engine it runs for {home}", home=home)

@@ -1,4 +1,4 @@
-"""``hermes-context engines``: every engine found, without importing any."""
+"""``hermes-context engines``: every engine found, and the config sections they declare checked."""
 
 from __future__ import annotations
 
@@ -67,10 +67,11 @@ def selection_problem(registry: EngineRegistry) -> str | None:
 def command(ctx: click.Context, as_json: bool, check: bool, use_config: bool) -> None:
     """List every engine found: name, source, status, description.
 
-    Reads metadata only, unless --check asks to import and validate each one.
+    Reads metadata, and imports each engine's class (never builds it) to check the
+    config sections it declares; --check also builds and validates each one.
     """
     config = load(ctx)
-    with scratch_registry(ctx, use_config) as registry:
+    with scratch_registry(ctx, use_config, config) as registry:
         config_problems = section_problems(config, registry)
         report_problems(config_problems, strict=False)  # shown once, however often read
         checks: dict[str, str | None] = {}
