@@ -287,8 +287,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "LCM keeps the selections of every session",
         "hermes_lcm_example/hermes_engine_lcm/engine.py",
-        "            while len(self._selections) > KEPT_SELECTIONS:",
-        "            while False:",
+        "    while len(cache) > KEPT_SELECTIONS:",
+        "    while False:",
         LCM_SQLITE,
     ),
     Mutant(

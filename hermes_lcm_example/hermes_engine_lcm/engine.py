@@ -65,6 +65,15 @@ KEPT_SELECTIONS = 64
 DEADLINE_MARGIN = 0.25
 
 
+def _keep(cache: OrderedDict[str, Any], sid: str, value: Any) -> None:
+    """``value`` for session ``sid``, the most recent; past :data:`KEPT_SELECTIONS`
+    sessions, the least recently used is forgotten (the caller holds the engine's lock)."""
+    cache[sid] = value
+    cache.move_to_end(sid)
+    while len(cache) > KEPT_SELECTIONS:
+        cache.popitem(last=False)
+
+
 def _lcm_own(message: Any) -> bool:
     """Whether ``message`` is LCM's own text (a summary or a stub), never stored as a message."""
     return is_lcm_summary(message) or is_lcm_stub(message) or StandingInstructions.is_block(message)
@@ -341,10 +350,7 @@ class LCMEngine(ContextEngine):
             history.append(incoming_message)
         self._ingest(sid, history)
         with self._lock:
-            self._held[sid] = estimate_tokens(history)
-            self._held.move_to_end(sid)
-            while len(self._held) > KEPT_SELECTIONS:
-                self._held.popitem(last=False)
+            _keep(self._held, sid, estimate_tokens(history))
         query = text_of(incoming_message) if incoming_message is not None else ""
         if not query.strip():  # a tool result came last: ask about the latest user message
             query = next((text_of(m) for m in reversed(history) if role_of(m) == "user"), "")
@@ -371,10 +377,7 @@ class LCMEngine(ContextEngine):
             return None
         messages = StandingInstructions.place(messages, block)
         with self._lock:
-            self._selections[sid] = (key, messages)
-            self._selections.move_to_end(sid)
-            while len(self._selections) > KEPT_SELECTIONS:
-                self._selections.popitem(last=False)
+            _keep(self._selections, sid, (key, messages))
         return copy_messages(messages)
 
     def on_turn_complete(
@@ -410,6 +413,7 @@ class LCMEngine(ContextEngine):
         with self._lock:
             self._tail_exceeds.pop(sid, None)
             self._selections.pop(sid, None)
+            self._held.pop(sid, None)
 
     def close(self) -> None:
         """Stop the embedding worker (what it had not embedded is embedded by the next engine)
