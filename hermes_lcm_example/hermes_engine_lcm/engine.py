@@ -33,6 +33,7 @@ from hermes_engine_lcm.compaction import compact
 from hermes_engine_lcm.pruning import is_lcm_stub, movable, stub
 from hermes_engine_lcm.relevance.errors import ModelError, missing_extra
 from hermes_engine_lcm.relevance.models import choose_model
+from hermes_engine_lcm.relevance.progress import EmbeddingProgress
 from hermes_engine_lcm.relevance.ranking import HybridRelevance, KeywordRelevance, Relevance
 from hermes_engine_lcm.render import SUMMARY_PREFIX, is_lcm_summary
 from hermes_engine_lcm.selection import Shares, active_messages, build_request
@@ -502,13 +503,4 @@ class LCMEngine(ContextEngine):
             return shown
         with self.database.read() as db:
             stored, tried = vector_count(db, self._embedder.model)
-        backlog = max(0, stored - tried)
-        rate = self._embedder.rate()
-        shown.update(
-            messages=stored,
-            vectors=tried,
-            backlog=backlog,
-            per_second=round(rate, 1) if rate else None,
-            seconds_left=round(backlog / rate, 1) if rate else (0.0 if not backlog else None),
-        )
-        return shown
+        return shown | EmbeddingProgress(stored, tried, self._embedder.rate()).as_dict()

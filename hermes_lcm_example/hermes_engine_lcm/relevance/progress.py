@@ -35,6 +35,17 @@ class EmbeddingProgress:
             return 0.0
         return self.backlog / self.per_second if self.per_second else None
 
+    def as_dict(self) -> dict[str, Any]:
+        """For ``get_status()``: the counts, the rate and the time left (None: unknown)."""
+        left = self.seconds_left
+        return {
+            "messages": self.messages,
+            "vectors": self.vectors,
+            "backlog": self.backlog,
+            "per_second": round(self.per_second, 1) if self.per_second else None,
+            "seconds_left": round(left, 1) if left is not None else None,
+        }
+
 
 def progress(database: Any, encoder: Any, clock: Any = time.perf_counter) -> EmbeddingProgress:
     """The progress of ``encoder``'s vectors in ``database``; the rate is measured by
