@@ -44,18 +44,15 @@ def status(ctx: click.Context) -> None:
 
 
 def _embedding_lines(database: Any, setting: Any, home: Path) -> None:
-    from hermes_engine_lcm.relevance.errors import ModelError, missing_extra
-    from hermes_engine_lcm.relevance.models import choose_model, load_encoder
+    from hermes_engine_lcm.relevance.models import choose_model, usable_encoder
     from hermes_engine_lcm.relevance.progress import progress
 
     model, why = choose_model(setting, home)
     if model is None:
         click.echo(f"relevance by meaning: {why}; keywords rank")
         return
-    try:
-        encoder = load_encoder(model, home)
-    except (ModelError, ImportError) as exc:
-        error = missing_extra(exc) if isinstance(exc, ImportError) else exc
+    encoder, error = usable_encoder(model, home)
+    if encoder is None:
         click.echo(f"relevance by meaning: off: {error}; keywords rank")
         return
     done = progress(database, encoder)

@@ -31,8 +31,7 @@ from hermes_core import hermes_home as default_home
 from hermes_engine_lcm import tools
 from hermes_engine_lcm.compaction import compact
 from hermes_engine_lcm.pruning import is_lcm_stub, movable, stub
-from hermes_engine_lcm.relevance.errors import ModelError, missing_extra
-from hermes_engine_lcm.relevance.models import choose_model
+from hermes_engine_lcm.relevance.models import choose_model, usable_encoder
 from hermes_engine_lcm.relevance.progress import EmbeddingProgress
 from hermes_engine_lcm.relevance.ranking import HybridRelevance, KeywordRelevance, Relevance
 from hermes_engine_lcm.render import SUMMARY_PREFIX, is_lcm_summary
@@ -146,23 +145,18 @@ class LCMEngine(ContextEngine):
         """Rank by meaning too; a model that cannot be used leaves keyword relevance, with a
         warning that says why (nothing stored depends on it). Never another engine: the
         rest of LCM serves as it would without embeddings."""
-        try:
-            from hermes_engine_lcm.relevance.index import VectorIndex
-            from hermes_engine_lcm.relevance.models import load_encoder
-            from hermes_engine_lcm.relevance.views import label
-            from hermes_engine_lcm.relevance.worker import BackgroundEmbedder
-
-            encoder = load_encoder(model, home)
-        except (ModelError, ImportError) as exc:
-            error = missing_extra(exc) if isinstance(exc, ImportError) else exc
+        encoder, error = usable_encoder(model, home)
+        if encoder is None:
             self.embedding_model, self.embedding_choice = None, f"off: {error}"
             logger.warning(
-                "lcm.embeddings_unavailable",
-                model=model,
-                error=str(error),
-                using="keyword relevance",
+                "lcm.embeddings_unavailable", model=model, error=error, using="keyword relevance"
             )
             return
+        # the encoder loaded, so the extra (numpy) is installed: these import
+        from hermes_engine_lcm.relevance.index import VectorIndex
+        from hermes_engine_lcm.relevance.views import label
+        from hermes_engine_lcm.relevance.worker import BackgroundEmbedder
+
         # vectors are labelled by the model's content: workers of a fleet that reach the same
         # model by other paths or names share them, and a model changed in place embeds again
         key = label(encoder.fingerprint)

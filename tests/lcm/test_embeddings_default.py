@@ -189,3 +189,21 @@ def test_a_checks_throwaway_home_finds_the_models_of_the_users_own(tmp_path: Pat
         assert not (user / "lcm" / "lcm.db").exists()
     finally:
         engine.close()
+
+
+def test_a_named_model_without_the_extra_says_the_pip_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    # a process where numpy cannot be imported: an install without the extra
+    code = (
+        "import sys; sys.modules['numpy'] = None\n"
+        "from hermes_engine_lcm import LCMEngine\n"
+        f"engine = LCMEngine({{'lcm': {{'embedding_model': 'all-MiniLM-L6-v2'}}}}, "
+        f"hermes_home={str(tmp_path)!r})\n"
+        "print(engine.get_status()['embeddings']['why']); engine.close()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True
+    )
+    assert "off: embeddings need pip install 'hermes-engine-lcm[embeddings]'" in done.stdout

@@ -38,6 +38,7 @@ __all__ = [
     "choose_model",
     "load_encoder",
     "locate_model",
+    "usable_encoder",
 ]
 
 #: The model vector memories default to.
@@ -185,6 +186,15 @@ def load_encoder(
             f"{location}: still loading after {timeout:g} s (a slow or stalled disk?); "
             "keyword relevance serves meanwhile"
         ) from None
+
+
+def usable_encoder(model: str, home: Path) -> tuple[Any, str | None]:
+    """The encoder of ``model`` and None, or None and why it cannot be used here (an
+    install without the extra is told its pip line): for the engine and ``lcm status``."""
+    try:
+        return load_encoder(model, home), None
+    except (ModelError, ImportError) as exc:
+        return None, str(missing_extra(exc) if isinstance(exc, ImportError) else exc)
 
 
 def _load(load: Future[Any], build: Callable[[Path], Any], location: Path) -> None:
