@@ -92,8 +92,18 @@ def test_an_unknown_version_is_refused_naming_file_and_what_to_do(tmp_path: Path
 
 def test_a_file_that_is_no_store_and_a_missing_session_are_clear_errors(tmp_path: Path) -> None:
     (tmp_path / "state.db").write_bytes(b"not a database at all" * 100)
-    with pytest.raises(SessionStoreError, match="not a Hermes session store"):
+    with pytest.raises(SessionStoreError, match="not a Hermes session store") as caught:
         list_sessions(tmp_path)
+    assert f'sqlite3 {tmp_path / "state.db"} "PRAGMA integrity_check"' in str(caught.value)
+    (tmp_path / "state.db").unlink()
+    half = sqlite3.connect(tmp_path / "state.db")  # the version, but not the tables
+    half.executescript(
+        "CREATE TABLE schema_version (version INTEGER); INSERT INTO schema_version VALUES (22);"
+    )
+    half.close()
+    with pytest.raises(SessionStoreError, match="no such table: sessions") as caught:
+        list_sessions(tmp_path)
+    assert str(tmp_path / "state.db") in str(caught.value)
     (tmp_path / "state.db").unlink()
     make_store(tmp_path / "state.db").close()
     with pytest.raises(SessionStoreError, match=r"no session 'nope'.*hermes-context sessions"):

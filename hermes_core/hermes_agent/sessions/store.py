@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from hermes_core.hermes_agent.sessions.summaries import SUMMARY_LIKE
+
 __all__ = [
     "SUPPORTED_VERSIONS",
     "HermesSession",
@@ -120,7 +122,10 @@ def open_store(path: Path) -> Iterator[sqlite3.Connection]:
                 "0.19-0.22): update hermes-context, or report the version with the Hermes "
                 "release that wrote it; nothing was read"
             )
-        yield connection
+        try:  # what the caller reads may fail the same ways: one error, naming the file
+            yield connection
+        except sqlite3.DatabaseError as exc:
+            raise SessionStoreError(_unreadable(path, exc)) from None
 
 
 def _unreadable(path: Path, exc: sqlite3.Error) -> str:
@@ -132,7 +137,7 @@ def _unreadable(path: Path, exc: sqlite3.Error) -> str:
         )
     return (
         f"{path}: not a Hermes session store SQLite can read ({text}); check the path, or "
-        "run 'sqlite3 {path} \"PRAGMA integrity_check\"'"
+        f"run 'sqlite3 {path} \"PRAGMA integrity_check\"'"
     )
 
 
@@ -141,17 +146,14 @@ def list_sessions(home: Path) -> list[HermesSession]:
     sessions: list[HermesSession] = []
     for profile, path in store_paths(home):
         with open_store(path) as db:
-            try:
-                rows = db.execute(
-                    "SELECT s.id, s.title, s.started_at, s.model, s.parent_session_id,"
-                    " s.end_reason, s.input_tokens, s.output_tokens,"
-                    " (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id"
-                    "  AND (m.active = 1 OR m.compacted = 1)) AS kept"
-                    " FROM sessions s"
-                ).fetchall()
-                passes = _compactions(db)
-            except sqlite3.DatabaseError as exc:
-                raise SessionStoreError(_unreadable(path, exc)) from None
+            rows = db.execute(
+                "SELECT s.id, s.title, s.started_at, s.model, s.parent_session_id,"
+                " s.end_reason, s.input_tokens, s.output_tokens,"
+                " (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id"
+                "  AND (m.active = 1 OR m.compacted = 1)) AS kept"
+                " FROM sessions s"
+            ).fetchall()
+            passes = _compactions(db)
         for row in rows:
             rotated = 1 if row["end_reason"] == "compression" else 0
             sessions.append(
@@ -176,8 +178,6 @@ def list_sessions(home: Path) -> list[HermesSession]:
 def _compactions(db: sqlite3.Connection) -> dict[str, int]:
     """In-place compactions per session: the summary rows Hermes stored (flagged where the
     schema flags them, else recognised by Hermes' summary prefix)."""
-    from hermes_core.hermes_agent.sessions.summaries import SUMMARY_LIKE
-
     columns = {row[1] for row in db.execute("PRAGMA table_info(messages)")}
     flag = "_compressed_summary = 1 OR " if "_compressed_summary" in columns else ""
     likes = " OR ".join("content LIKE ?" for _ in SUMMARY_LIKE)
@@ -193,19 +193,16 @@ def session_rows(path: Path, session_id: str) -> tuple[list[str], list[dict[str,
     """The chain of ``session_id`` (its ancestors by rotation, oldest first, then itself)
     and the rows of every session of it, in order, as dicts of the columns read."""
     with open_store(path) as db:
-        try:
-            chain = _chain(db, session_id, path)
-            columns = {row[1] for row in db.execute("PRAGMA table_info(messages)")}
-            wanted = [*_MESSAGE_COLUMNS, *(c for c in _NEWER_COLUMNS if c in columns)]
-            rows: list[dict[str, Any]] = []
-            for member in chain:
-                cursor = db.execute(
-                    f"SELECT {', '.join(wanted)} FROM messages WHERE session_id = ? ORDER BY id",
-                    (member,),
-                )
-                rows.extend(dict(row) for row in cursor)
-        except sqlite3.DatabaseError as exc:
-            raise SessionStoreError(_unreadable(path, exc)) from None
+        chain = _chain(db, session_id, path)
+        columns = {row[1] for row in db.execute("PRAGMA table_info(messages)")}
+        wanted = [*_MESSAGE_COLUMNS, *(c for c in _NEWER_COLUMNS if c in columns)]
+        rows: list[dict[str, Any]] = []
+        for member in chain:
+            cursor = db.execute(
+                f"SELECT {', '.join(wanted)} FROM messages WHERE session_id = ? ORDER BY id",
+                (member,),
+            )
+            rows.extend(dict(row) for row in cursor)
     return chain, rows
 
 
