@@ -103,9 +103,7 @@ def rebuild(rows: Iterable[Mapping[str, Any]]) -> Transcript:
             index = end
             if _summary_follows(keys, pending, end):  # a tail that compaction re-inserts
                 for kept in run:
-                    message = _message(kept)
-                    out.messages.append(message)
-                    keys.append(_key(message))
+                    _append(out, keys, kept)
             else:  # taken back by the user (/undo, /retry)
                 out.rewound += len(run)
             continue
@@ -116,10 +114,14 @@ def rebuild(rows: Iterable[Mapping[str, Any]]) -> Transcript:
             out.copies += skipped
             index += skipped
             continue
-        message = _message(row)
-        out.messages.append(message)
-        keys.append(_key(message))
+        _append(out, keys, row)
     return out
+
+
+def _append(out: Transcript, keys: list[str], row: Mapping[str, Any]) -> None:
+    message = _message(row)
+    out.messages.append(message)
+    keys.append(_key(message))
 
 
 def _retired(row: Mapping[str, Any]) -> bool:
@@ -143,7 +145,8 @@ def _take_back_head(out: Transcript, keys: list[str]) -> int:
     """Drop the head copies at the end of the transcript: the longest run of its last
     messages that repeats its first ones (at most half of it). Their count."""
     for size in range(len(keys) // 2, 0, -1):
-        if keys[-size:] == keys[:size]:
+        # the first message decides before any slice is made (a long session has many sizes)
+        if keys[-size] == keys[0] and keys[-size:] == keys[:size]:
             del keys[-size:]
             del out.messages[-size:]
             return size
@@ -161,6 +164,6 @@ def _tail_copies(keys: list[str], rows: list[Mapping[str, Any]], start: int) -> 
             break
         upcoming.append(_key(_message(row)))
     for size in range(min(len(upcoming), len(keys)), 0, -1):
-        if upcoming[:size] == keys[-size:]:
+        if upcoming[0] == keys[-size] and upcoming[:size] == keys[-size:]:
             return size
     return 0
