@@ -53,3 +53,12 @@ def test_probes_are_capped_farthest_first() -> None:
     probes = [p for p in find_probes(chat(120, said)) if p.kind == "rare_token"]
     assert len(probes) == MAX_PROBES
     assert all(isinstance(p, Probe) and p.asked_at - p.source == 120 for p in probes)
+
+
+def test_messages_of_parts_are_read_as_their_text() -> None:
+    transcript = chat(30, {})
+    transcript[6] = {"role": "user", "content": [{"type": "text", "text": "Always cite sources."}]}
+    probes = [p for p in find_probes(transcript) if p.kind == "standing_instruction"]
+    assert probes and probes[0].token == "Always cite sources."
+    carried = {"role": "system", "content": [{"type": "text", "text": "Always cite sources."}]}
+    assert probes[0].holds([carried], transcript)

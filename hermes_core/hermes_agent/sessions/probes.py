@@ -19,6 +19,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
+from hermes_core.messages import text_of
 from hermes_core.standing.detect import find_directives
 
 __all__ = ["MAX_PROBES", "MIN_GAP", "Probe", "find_probes"]
@@ -53,12 +54,7 @@ class Probe:
         if self.kind == "rare_token":
             wanted = transcript[self.source].get("content")
             return any(message.get("content") == wanted for message in request)
-        return any(self.token in str(message.get("content") or "") for message in request)
-
-
-def _text(message: dict[str, Any]) -> str:
-    content = message.get("content")
-    return content if isinstance(content, str) else str(content or "")
+        return any(self.token in text_of(message) for message in request)
 
 
 def find_probes(transcript: list[dict[str, Any]]) -> list[Probe]:
@@ -73,7 +69,7 @@ def _rare_tokens(transcript: list[dict[str, Any]]) -> list[Probe]:
     found: dict[str, Probe] = {}
     for index, message in enumerate(transcript):
         # a path that ends a sentence keeps its full stop out: "/etc/x.key." is /etc/x.key
-        tokens = {token.rstrip(".") for token in _TOKEN.findall(_text(message))}
+        tokens = {token.rstrip(".") for token in _TOKEN.findall(text_of(message))}
         if message.get("role") == "user":
             for token in tokens:
                 start = first.get(token)
@@ -96,7 +92,7 @@ def _standing(transcript: list[dict[str, Any]]) -> list[Probe]:
     users = [i for i, m in enumerate(transcript) if m.get("role") == "user"]
     probes: list[Probe] = []
     for index in users:
-        for directive in find_directives(_text(transcript[index])):
+        for directive in find_directives(text_of(transcript[index])):
             if directive.kind != "instruction":
                 continue
             later = [i for i in users if i > index]
