@@ -76,6 +76,11 @@ class EventLogger:
                 stacklevel=3,
             )
 
+    def debugging(self) -> bool:
+        """Whether debug events are written: a field that is costly to build (a traceback)
+        is built only then."""
+        return self._logger.isEnabledFor(logging.DEBUG)
+
     def debug(self, event: str, **fields: Any) -> None:
         self._emit(logging.DEBUG, event, fields)
 

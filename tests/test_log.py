@@ -131,3 +131,20 @@ def test_a_warning_is_not_printed_when_the_application_configured_no_logging() -
     )
     assert (result.returncode, result.stdout.strip()) == (0, "compressor")
     assert result.stderr == ""  # logging's last resort would have printed the fallback
+
+
+def test_debugging_says_whether_debug_events_are_written() -> None:
+    import logging
+
+    from hermes_core.log import LOGGER_NAME, get_logger
+
+    events = get_logger()
+    root = logging.getLogger(LOGGER_NAME)
+    before = root.level
+    try:
+        root.setLevel(logging.WARNING)
+        assert not events.debugging()
+        root.setLevel(logging.DEBUG)
+        assert events.debugging()
+    finally:
+        root.setLevel(before)

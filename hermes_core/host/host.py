@@ -191,7 +191,10 @@ class ContextHost:
         self._traceback(method, exc)
 
     def _traceback(self, method: str, exc: BaseException) -> None:
-        """For the engine's author (``--debug``): where it raised; redacted like every event."""
+        """For the engine's author (``--debug``): where it raised; redacted like every event.
+        Formatted only when debug events are written (an engine may fail on every call)."""
+        if not logger.debugging():
+            return
         logger.debug(
             "context_engine.hook_traceback",
             engine=self.engine_name,
