@@ -23,12 +23,12 @@ CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT
 """
 
 
-def make_store(path: Path, version: int = 22) -> sqlite3.Connection:
-    """A store with Hermes' tables (the columns this reader uses), in WAL mode, left open
-    as a running Hermes holds it."""
+def make_store(path: Path, version: int = 22, journal: str = "WAL") -> sqlite3.Connection:
+    """A store with Hermes' tables (the columns this reader uses), in WAL mode unless told
+    (Hermes 0.22's ``database.journal_mode``), left open as a running Hermes holds it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     db = sqlite3.connect(path, isolation_level=None)
-    db.execute("PRAGMA journal_mode=WAL")
+    db.execute(f"PRAGMA journal_mode={journal}")
     db.executescript(SCHEMA)
     db.execute("INSERT INTO schema_version VALUES (?)", (version,))
     db.execute("INSERT INTO sessions VALUES ('s1', 'cli', 'm', 'first', NULL, 1.0, NULL, 9, 3)")
@@ -72,6 +72,27 @@ def test_a_closed_store_leaves_no_files_behind(tmp_path: Path) -> None:
     assert len(list_sessions(tmp_path)) == 2
     assert sorted(p.name for p in tmp_path.iterdir()) == before  # no -wal, no -shm made
     assert (tmp_path / "state.db").stat().st_mtime_ns == mtime
+
+
+def test_a_rollback_journal_store_hermes_is_writing_is_not_read_past_its_lock(
+    tmp_path: Path,
+) -> None:
+    # database.journal_mode: delete leaves no -wal even while Hermes runs: the reader must
+    # take SQLite's shared lock, not read the file as immutable past a writer mid-commit
+    writer = make_store(tmp_path / "state.db", journal="DELETE")
+    try:
+        assert len(list_sessions(tmp_path)) == 2
+        before = snapshot(tmp_path)
+        writer.execute("BEGIN EXCLUSIVE")  # Hermes writing its pages into state.db
+        writer.execute("DELETE FROM messages")
+        with pytest.raises(SessionStoreError, match="locked by another process") as caught:
+            list_sessions(tmp_path)
+        assert str(tmp_path / "state.db") in str(caught.value)
+        writer.execute("ROLLBACK")
+        assert [s.messages for s in list_sessions(tmp_path)] == [2, 4]
+        assert snapshot(tmp_path) == before  # nothing written, no journal left behind
+    finally:
+        writer.close()
 
 
 def test_every_profile_is_listed(tmp_path: Path) -> None:

@@ -4,9 +4,17 @@ Hermes keeps every session of a home in ``$HERMES_HOME/state.db`` (and each
 profile's in ``profiles/<name>/state.db``): SQLite in WAL mode, schema 22 in
 0.19, 30-31 in 0.21-0.22. This module lists the sessions and reads a
 session's rows, and never writes: the file is opened with SQLite's
-``mode=ro``; when no ``-wal`` file is beside it (no Hermes process has it
-open), also ``immutable=1``, so that SQLite does not create the ``-wal`` and
-``-shm`` files a read-only WAL open otherwise leaves behind.
+``mode=ro``. A store in WAL mode (Hermes' default) with no ``-wal`` file beside
+it has no Hermes process holding it open, so it is also opened ``immutable=1``,
+and SQLite does not create the ``-wal`` and ``-shm`` files a read-only WAL open
+otherwise leaves behind. A store in rollback-journal mode (Hermes 0.22's
+``database.journal_mode: delete``, for network filesystems) never has a
+``-wal``, and Hermes may be writing it: it is opened ``mode=ro`` alone, so that
+SQLite's locks keep a half-written transaction out of what is read.
+
+Hermes 0.19-0.22.2 keeps sessions in SQLite only: its ``database`` settings are
+the journal mode and WAL sizes, and a PostgreSQL session store is a proposal
+(NousResearch/hermes-agent#23717), so there is no PostgreSQL store to read.
 """
 
 from __future__ import annotations
@@ -102,8 +110,7 @@ def store_paths(home: Path) -> list[tuple[str, Path]]:
 @contextmanager
 def open_store(path: Path) -> Iterator[sqlite3.Connection]:
     """A read-only connection to the store at ``path``, its schema version checked."""
-    wal = path.with_name(path.name + "-wal")
-    mode = "mode=ro" if wal.exists() else "mode=ro&immutable=1"
+    mode = "mode=ro&immutable=1" if _closed_wal_store(path) else "mode=ro"
     try:
         connection = sqlite3.connect(f"file:{quote(str(path))}?{mode}", uri=True, timeout=5)
     except sqlite3.Error as exc:
@@ -126,6 +133,19 @@ def open_store(path: Path) -> Iterator[sqlite3.Connection]:
             yield connection
         except sqlite3.DatabaseError as exc:
             raise SessionStoreError(_unreadable(path, exc)) from None
+
+
+def _closed_wal_store(path: Path) -> bool:
+    """Whether ``path`` is in WAL mode (bytes 18-19 of the SQLite header are 2) with no
+    ``-wal`` file beside it: a store no process has open, which cannot change under us."""
+    if path.with_name(path.name + "-wal").exists():
+        return False
+    try:
+        with path.open("rb") as file:
+            header = file.read(20)
+    except OSError:
+        return False  # the open that follows names the file and the reason
+    return header[:16] == b"SQLite format 3\x00" and header[18:20] == b"\x02\x02"
 
 
 def _unreadable(path: Path, exc: sqlite3.Error) -> str:
