@@ -11,7 +11,6 @@ the very LangChain object it was made from.
 
 from __future__ import annotations
 
-import bisect
 import json
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -24,6 +23,8 @@ from langchain_core.messages import (
     SystemMessage,
     ToolMessage,
 )
+
+from hermes_core.integrations.alignment import Alignment, message_key
 
 __all__ = ["MessageMap", "from_openai", "to_openai"]
 
@@ -102,51 +103,31 @@ def from_openai(message: dict[str, Any]) -> BaseMessage:
     return ChatMessage(role=str(role), content=content, name=name)
 
 
-def _key(message: dict[str, Any]) -> str:
-    return json.dumps(message, sort_keys=True, default=str)
-
-
 class MessageMap:
     """One conversion for an engine and back. It remembers each LangChain message it
     converts, so that what the engine hands back unchanged becomes the original object
     again (same id, same metadata) and only what the engine made (a summary, a changed
-    message) is new. Equal messages (two "continue" turns) map back one to one: each
-    original is given back at most once, the next one in order after the last match
-    first, so an engine that drops the first of two equal messages keeps the second's id.
-    """
+    message) is new. Equal messages map back one to one (see
+    :class:`~hermes_core.integrations.alignment.Alignment`)."""
 
     def __init__(self) -> None:
         self._messages: list[BaseMessage] = []
-        self._at: dict[str, list[int]] = {}  # key -> the positions holding it, ascending
+        self._keys: list[str] = []
 
     def to_openai(self, messages: Iterable[BaseMessage]) -> list[dict[str, Any]]:
         """``messages`` converted, each remembered."""
         converted = []
         for message in messages:
             plain = to_openai(message)
-            self._at.setdefault(_key(plain), []).append(len(self._messages))
             self._messages.append(message)
+            self._keys.append(message_key(plain))
             converted.append(plain)
         return converted
 
     def from_openai(self, messages: Sequence[dict[str, Any]]) -> list[BaseMessage]:
         """``messages`` as LangChain messages: a remembered original where one matches."""
-        used = [False] * len(self._messages)
-        after = 0  # where the last match stood: the engine keeps order
-        back = []
-        for message in messages:
-            key = _key(message)
-            match = self._match(key, used, after)
-            if match is None:
-                back.append(from_openai(message))
-                continue
-            used[match] = True
-            after = match + 1
-            back.append(self._messages[match])
-        return back
-
-    def _match(self, key: str, used: list[bool], after: int) -> int | None:
-        positions = self._at.get(key, [])
-        start = bisect.bisect_left(positions, after)
-        order = [*positions[start:], *positions[:start]]
-        return next((i for i in order if not used[i]), None)
+        matches = Alignment(self._keys).matches(messages)
+        return [
+            from_openai(m) if i is None else self._messages[i]
+            for m, i in zip(messages, matches, strict=True)
+        ]
