@@ -69,18 +69,24 @@ def cached_venv(name: str, requirements: tuple[str, ...]) -> Path:
     return python
 
 
-def with_wheels(python: Path, built: list[str]) -> Path:
+def with_wheels(python: Path, built: list[str], extra: str = "") -> Path:
     """``python``'s venv with this checkout's wheels ``built``, installed once: under the
     venv's lock, and skipped when the venv already holds these very wheels (by digest), so
-    that the test workers of one run (pytest-xdist) never reinstall under each other."""
+    that the test workers of one run (pytest-xdist) never reinstall under each other.
+    ``extra`` names an extra of hermes-context to install with it, as a user would."""
     home = python.parent.parent
     marker = home / ".wheels"
-    wanted = "\n".join(hashlib.sha256(Path(wheel).read_bytes()).hexdigest() for wheel in built)
+    digests = (hashlib.sha256(Path(wheel).read_bytes()).hexdigest() for wheel in built)
+    wanted = "\n".join([*digests, extra])
+    asked = [
+        f"{wheel}[{extra}]" if extra and Path(wheel).name.startswith("hermes_context-") else wheel
+        for wheel in built
+    ]
     with (CACHE / f"{home.name}.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if marker.is_file() and marker.read_text(encoding="utf-8") == wanted:
             return python
-        run(python, "-m", "pip", "install", "-q", *built)  # our dependencies, the venv's pins
+        run(python, "-m", "pip", "install", "-q", *asked)  # our dependencies, the venv's pins
         run(python, "-m", "pip", "install", "-q", "--no-deps", "--force-reinstall", *built)
         marker.write_text(wanted, encoding="utf-8")
     return python
