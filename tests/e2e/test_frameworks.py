@@ -26,6 +26,7 @@ pytestmark = pytest.mark.e2e
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 TURNS = 300
+TURNS_ARG, WINDOW_ARG = "300", "16000"
 WINDOW = 16_000
 QUESTION = "What was the vault code"
 
@@ -106,9 +107,8 @@ def test_a_langchain_agent_with_lcm_keeps_turn_5_where_summarization_loses_it(
         with serving() as server:
             home = _home(tmp_path, mode, server.url, "lcm")
             env = environment(home, langchain_python) | {"HERMES_LCM_EMBEDDING_MODEL": "none"}
-            out = run(
-                langchain_python, "-c", LANGCHAIN, example, server.url, mode, TURNS, WINDOW, env=env
-            )
+            args = (example, server.url, mode, TURNS_ARG, WINDOW_ARG)
+            out = run(langchain_python, "-c", LANGCHAIN, *args, env=env)
             figures[mode] = {**_figures(server), **last_json(out.stdout)}
     lcm, lossy = figures["lcm"], figures["summarization"]
     print(
@@ -130,7 +130,9 @@ def test_an_agents_sdk_agent_with_lcm_keeps_turn_5_and_the_window(
         home = _home(tmp_path, api, server.url, "lcm")
         env = environment(home, agents_python) | {"HERMES_LCM_EMBEDDING_MODEL": "none"}
         example = EXAMPLES / "openai_agents_agent.py"
-        out = run(agents_python, "-c", AGENTS, example, server.url, api, TURNS, WINDOW, env=env)
+        out = run(
+            agents_python, "-c", AGENTS, example, server.url, api, TURNS_ARG, WINDOW_ARG, env=env
+        )
         figures = {**_figures(server), **last_json(out.stdout)}
         path = "/v1/responses" if api == "responses" else "/v1/chat/completions"
         assert {r["path"] for r in server.agent_requests()} == {path}
