@@ -192,7 +192,13 @@ def extra_size(session: nox.Session) -> None:
 def bench(session: nox.Session) -> None:
     """Benchmarks; each judges ratios measured side by side in one run and exits 1 on a miss.
     ``nox -s bench -- --write-figures`` also writes what the docs quote into docs/figures/."""
-    session.install("-e", ".", "-e", "./hermes_lcm_example[postgres,embeddings]")
+    session.install(
+        "-e",
+        ".[langchain,openai-agents]",  # bench_frameworks
+        "langchain-openai",
+        "-e",
+        "./hermes_lcm_example[postgres,embeddings]",
+    )
     _install_minilm(session)  # bench_embeddings
     _ensure_postgres(session)
     held, missed = [], []

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from hermes_core.testing.openai_server import FakeOpenAI, serving
 from tests.e2e.environments import (
     cached_venv,
     environment,
@@ -20,7 +21,6 @@ from tests.e2e.environments import (
     run,
     with_wheels,
 )
-from tests.openai_fake import FakeOpenAI, serving
 
 pytestmark = pytest.mark.e2e
 

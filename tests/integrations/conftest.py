@@ -11,7 +11,7 @@ from types import ModuleType
 import pytest
 
 from hermes_core import ContextHost
-from tests.openai_fake import FakeOpenAI, serving
+from hermes_core.testing.openai_server import FakeOpenAI, serving
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 

@@ -17,9 +17,9 @@ from pydantic import SecretStr
 from hermes_core import ContextHost
 from hermes_core.integrations.langchain import ContextEngineMiddleware
 from hermes_core.testing import EventCapture, host_for
+from hermes_core.testing.openai_server import FakeOpenAI
 from tests.host_engines import Recording, Selecting
 from tests.integrations.conftest import load_example
-from tests.openai_fake import FakeOpenAI
 
 WINDOW = 8_000
 TURNS = 40

@@ -15,8 +15,8 @@ from agents import Agent, Runner
 
 from hermes_core import ContextHost
 from hermes_core.integrations.openai_agents import ContextEngineSession
+from hermes_core.testing.openai_server import FakeOpenAI
 from tests.integrations.conftest import load_example
-from tests.openai_fake import FakeOpenAI
 
 WINDOW = 8_000
 TURNS = 40

@@ -1,11 +1,18 @@
-"""A fake OpenAI-compatible server on 127.0.0.1 for agents built on frameworks: Chat
-Completions and the Responses API, with tool calls, and a record of every request.
+"""A fake OpenAI-compatible server on 127.0.0.1, to test an agent built on a framework
+without a model: Chat Completions and the Responses API, with tool calls, and a record of
+every request, so a test can check what reached the model.
 
 Its model follows one script: a user message is answered with a call to the agent's
 ``lookup`` tool when the request offers one, and a tool's result with text. Requests
 to ``aux-model`` (the summariser) get a fixed summary. Prompt tokens are the request's
-characters / 4, so a conversation grows until something compacts it. Runs in the test
-process, also for agents run in another interpreter (e2e), since it is plain HTTP.
+characters / 4, so a conversation grows until something compacts it. It runs in the
+test's process and serves agents in any process, since it is plain HTTP.
+
+.. code-block:: python
+
+    with serving() as server:
+        run_my_agent(base_url=server.url)
+        assert all(r["prompt_tokens"] < 16_000 for r in server.agent_requests())
 """
 
 from __future__ import annotations
