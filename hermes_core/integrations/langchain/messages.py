@@ -108,7 +108,7 @@ class MessageMap:
     converts, so that what the engine hands back unchanged becomes the original object
     again (same id, same metadata) and only what the engine made (a summary, a changed
     message) is new. Equal messages map back one to one (see
-    :class:`~hermes_core.integrations.alignment.Alignment`)."""
+    ``Alignment``)."""
 
     def __init__(self) -> None:
         self._messages: list[BaseMessage] = []

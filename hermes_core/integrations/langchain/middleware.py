@@ -76,7 +76,7 @@ class ContextEngineMiddleware(AgentMiddleware):
     window; without it, the chat model's profile, then ``model.context_length``
     in the config, say it. ``session_id`` names the conversation when the agent
     runs without a LangGraph ``thread_id``. The engine's tools are offered to
-    the agent (:attr:`tools`) unless ``offer_tools`` is False.
+    the agent (``tools``) unless ``offer_tools`` is False.
     """
 
     def __init__(

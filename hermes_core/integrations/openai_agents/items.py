@@ -137,7 +137,7 @@ def items_from_message(message: dict[str, Any]) -> list[dict[str, Any]]:
 
 class ItemMap:
     """One conversion for an engine and back: kept messages become their original items
-    (see :class:`~hermes_core.integrations.alignment.Alignment`)."""
+    (see ``Alignment``)."""
 
     def __init__(self, items: Sequence[Any]) -> None:
         self.messages, self._groups = to_messages(items)

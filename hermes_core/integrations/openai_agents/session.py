@@ -59,10 +59,10 @@ class ContextEngineSession(SessionABC):
     and its summary), as Hermes Agent's history does; with LCM nothing is lost, since
     its store keeps every original.
 
-    Pass :meth:`run_config` (or :attr:`input_filter`) to the run, so each model call
-    gets the engine's ``select_context``; :attr:`hooks` as the run's ``hooks``, so the
+    Pass :meth:`run_config` (or ``input_filter``) to the run, so each model call
+    gets the engine's ``select_context``; ``hooks`` as the run's ``hooks``, so the
     engine gets the model's real usage (without them, each turn's estimated size stands
-    in for it); and :attr:`tools` to the agent, so the model can search what was
+    in for it); and ``tools`` to the agent, so the model can search what was
     compacted. ``context_length`` is the model's whole window (else
     ``model.context_length`` in config.yaml).
     """
@@ -101,7 +101,7 @@ class ContextEngineSession(SessionABC):
         return RunConfig(call_model_input_filter=self.input_filter, **settings)
 
     def usage(self, usage: dict[str, int]) -> None:
-        """The model's real usage of its last call (what :attr:`hooks` report)."""
+        """The model's real usage of its last call (what ``hooks`` report)."""
         self._last_usage = usage
         self.host.record_usage(usage)
 
