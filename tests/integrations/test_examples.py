@@ -1,0 +1,40 @@
+"""The examples the framework pages include run as scripts, as a reader would run them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hermes_core.testing.openai_server import FakeOpenAI
+from tests.integrations.conftest import EXAMPLES
+
+
+@pytest.mark.parametrize("name", ["langchain_agent", "openai_agents_agent"])
+def test_the_example_script_runs_and_reports_the_engine(
+    name: str, openai_server: FakeOpenAI, tmp_path: Path
+) -> None:
+    env = {"HERMES_HOME": str(tmp_path), "HERMES_LCM_EMBEDDING_MODEL": "none", "PATH": ""}
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(EXAMPLES / f"{name}.py"),
+            "--base-url",
+            openai_server.url,
+            "--turns",
+            "6",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["engine"] == "lcm" and result["status"]["engine"] == "lcm"
+    assert result["status"]["hook_failures"] == 0
+    assert len(openai_server.agent_requests()) == 12
