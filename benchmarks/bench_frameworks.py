@@ -29,7 +29,7 @@ from typing import Any
 from judging import Target, judge, median_ratio, slug
 
 from hermes_core import ContextHost
-from hermes_core.testing.openai_server import serving
+from hermes_core.testing import fake_openai_server
 
 TURNS = 60
 WINDOW = 200_000
@@ -120,7 +120,7 @@ def _pair(ours: Callable[[], None], bare: Callable[[], None]) -> tuple[float, fl
 
 def main() -> int:
     targets, figures = [], {}
-    with serving() as server:
+    with fake_openai_server() as server:
         for framework, make in (("LangChain", _langchain), ("Agents SDK", _agents_sdk)):
             bare = make(server.url, None)
             bare()  # imports and first connections, outside the measure

@@ -13,6 +13,9 @@ from pathlib import Path
 import pytest
 
 import hermes_core
+import hermes_core.integrations
+import hermes_core.integrations.langchain
+import hermes_core.integrations.openai_agents
 import hermes_core.testing
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -21,6 +24,9 @@ ENGINE_CODE = ("hermes_compressor", "hermes_lcm_example", "examples")
 PUBLIC = {
     "hermes_core": set(hermes_core.__all__),
     "hermes_core.testing": set(hermes_core.testing.__all__),
+    "hermes_core.integrations": set(hermes_core.integrations.__all__),
+    "hermes_core.integrations.langchain": set(hermes_core.integrations.langchain.__all__),
+    "hermes_core.integrations.openai_agents": set(hermes_core.integrations.openai_agents.__all__),
 }
 
 
@@ -102,8 +108,9 @@ def test_the_guides_import_only_public_names(page: str) -> None:
 
 def test_the_api_reference_documents_every_public_name_and_nothing_else() -> None:
     pages = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "docs" / "api").glob("*.md"))
-    documented = re.findall(r"^::: (hermes_core(?:\.testing)?)\.(\w+)$", pages, flags=re.M)
-    stray = re.findall(r"^::: (?!hermes_core(?:\.testing)?\.\w+$)(.*)$", pages, flags=re.M)
+    module = r"hermes_core(?:\.testing|\.integrations(?:\.langchain|\.openai_agents)?)?"
+    documented = re.findall(rf"^::: ({module})\.(\w+)$", pages, flags=re.M)
+    stray = re.findall(rf"^::: (?!{module}\.\w+$)(.*)$", pages, flags=re.M)
     assert stray == []
     assert [f"{m}.{n}" for m, n in documented if _not_public(m, n)] == []
     for module, names in PUBLIC.items():

@@ -23,6 +23,7 @@ from hermes_core.testing.distributions import write_distribution
 from hermes_core.testing.engine_source import engine_module_source
 from hermes_core.testing.events import EventCapture, capture_events
 from hermes_core.testing.hosts import host_for
+from hermes_core.testing.openai_server import FakeOpenAI, fake_openai_server
 from hermes_core.testing.rules import (
     RULES,
     ContractRule,
@@ -44,6 +45,7 @@ __all__ = [
     "ContractSubject",
     "ContractViolation",
     "EventCapture",
+    "FakeOpenAI",
     "RuleOutcome",
     "TemporarySite",
     "agent_turn",
@@ -52,6 +54,7 @@ __all__ = [
     "check_contract",
     "coding_session",
     "engine_module_source",
+    "fake_openai_server",
     "host_for",
     "reply",
     "sample_conversation",

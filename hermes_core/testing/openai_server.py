@@ -10,7 +10,7 @@ test's process and serves agents in any process, since it is plain HTTP.
 
 .. code-block:: python
 
-    with serving() as server:
+    with fake_openai_server() as server:
         run_my_agent(base_url=server.url)
         assert all(r["prompt_tokens"] < 16_000 for r in server.agent_requests())
 """
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-__all__ = ["SUMMARY", "FakeOpenAI", "serving"]
+__all__ = ["SUMMARY", "FakeOpenAI", "fake_openai_server"]
 
 #: What the summariser answers, every time.
 SUMMARY = "SUMMARY-FAKE: the earlier turns looked up records."
@@ -172,7 +172,7 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 @contextmanager
-def serving() -> Iterator[FakeOpenAI]:
+def fake_openai_server() -> Iterator[FakeOpenAI]:
     """A :class:`FakeOpenAI` on a free port of 127.0.0.1 for the block."""
     state = FakeOpenAI()
     handler = type("Handler", (_Handler,), {"state": state})

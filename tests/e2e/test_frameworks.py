@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from hermes_core.testing.openai_server import FakeOpenAI, serving
+from hermes_core.testing import FakeOpenAI, fake_openai_server
 from tests.e2e.environments import (
     cached_venv,
     environment,
@@ -104,7 +104,7 @@ def test_a_langchain_agent_with_lcm_keeps_turn_5_where_summarization_loses_it(
     example = EXAMPLES / "langchain_agent.py"
     figures = {}
     for mode in ("lcm", "summarization"):
-        with serving() as server:
+        with fake_openai_server() as server:
             home = _home(tmp_path, mode, server.url, "lcm")
             env = environment(home, langchain_python) | {"HERMES_LCM_EMBEDDING_MODEL": "none"}
             args = (example, server.url, mode, TURNS_ARG, WINDOW_ARG)
@@ -126,7 +126,7 @@ def test_a_langchain_agent_with_lcm_keeps_turn_5_where_summarization_loses_it(
 def test_an_agents_sdk_agent_with_lcm_keeps_turn_5_and_the_window(
     tmp_path: Path, agents_python: Path, api: str
 ) -> None:
-    with serving() as server:
+    with fake_openai_server() as server:
         home = _home(tmp_path, api, server.url, "lcm")
         env = environment(home, agents_python) | {"HERMES_LCM_EMBEDDING_MODEL": "none"}
         example = EXAMPLES / "openai_agents_agent.py"

@@ -11,14 +11,14 @@ from types import ModuleType
 import pytest
 
 from hermes_core import ContextHost
-from hermes_core.testing.openai_server import FakeOpenAI, serving
+from hermes_core.testing import FakeOpenAI, fake_openai_server
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 
 
 @pytest.fixture
 def openai_server() -> Iterator[FakeOpenAI]:
-    with serving() as server:
+    with fake_openai_server() as server:
         yield server
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from hermes_core.testing.openai_server import FakeOpenAI
+from hermes_core.testing import FakeOpenAI
 from tests.integrations.conftest import EXAMPLES
 
 

@@ -16,8 +16,7 @@ from pydantic import SecretStr
 
 from hermes_core import ContextHost
 from hermes_core.integrations.langchain import ContextEngineMiddleware
-from hermes_core.testing import EventCapture, host_for
-from hermes_core.testing.openai_server import FakeOpenAI
+from hermes_core.testing import EventCapture, FakeOpenAI, host_for
 from tests.host_engines import Recording, Selecting
 from tests.integrations.conftest import load_example
 

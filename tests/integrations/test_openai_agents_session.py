@@ -15,7 +15,7 @@ from agents import Agent, Runner
 
 from hermes_core import ContextHost
 from hermes_core.integrations.openai_agents import ContextEngineSession
-from hermes_core.testing.openai_server import FakeOpenAI
+from hermes_core.testing import FakeOpenAI
 from tests.integrations.conftest import load_example
 
 WINDOW = 8_000

@@ -23,11 +23,15 @@ from hermes_core.integrations.openai_agents.input_filter import (  # noqa: E402
     ContextEngineInputFilter,
 )
 from hermes_core.integrations.openai_agents.items import ItemMap, to_messages  # noqa: E402
-from hermes_core.integrations.openai_agents.session import ContextEngineSession  # noqa: E402
+from hermes_core.integrations.openai_agents.session import (  # noqa: E402
+    ContextEngineRunHooks,
+    ContextEngineSession,
+)
 from hermes_core.integrations.openai_agents.tools import engine_function_tools  # noqa: E402
 
 __all__ = [
     "ContextEngineInputFilter",
+    "ContextEngineRunHooks",
     "ContextEngineSession",
     "ItemMap",
     "engine_function_tools",
