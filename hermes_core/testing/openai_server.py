@@ -100,14 +100,24 @@ def _responses(body: dict[str, Any], number: int) -> list[dict[str, Any]]:
     ]
 
 
-class _Handler(BaseHTTPRequestHandler):
-    state: FakeOpenAI
+class JSONHandler(BaseHTTPRequestHandler):
+    """A quiet HTTP/1.1 handler that reads and answers JSON: the base of fake model
+    servers (this one, and the streaming one the end-to-end tests drive Hermes with)."""
+
     protocol_version = "HTTP/1.1"
 
     def log_message(self, *args: object) -> None:
         pass
 
-    def _send(self, payload: dict[str, Any]) -> None:
+    def read_json(self) -> dict[str, Any]:
+        """The request's body."""
+        body: dict[str, Any] = json.loads(
+            self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}"
+        )
+        return body
+
+    def send_json(self, payload: dict[str, Any]) -> None:
+        """A 200 answer holding ``payload``."""
         data = json.dumps(payload).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
@@ -115,11 +125,15 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+
+class _Handler(JSONHandler):
+    state: FakeOpenAI
+
     def do_GET(self) -> None:
-        self._send({"object": "list", "data": [{"id": "test-model", "object": "model"}]})
+        self.send_json({"object": "list", "data": [{"id": "test-model", "object": "model"}]})
 
     def do_POST(self) -> None:
-        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+        body = self.read_json()
         text = json.dumps(body.get("messages") or body.get("input") or [])
         text += json.dumps(body.get("instructions") or "")
         prompt = len(text) // 4
@@ -132,7 +146,7 @@ class _Handler(BaseHTTPRequestHandler):
         if self.path.endswith("/responses"):
             output = _responses(body, number)
             completion = len(json.dumps(output)) // 4
-            self._send(
+            self.send_json(
                 {
                     "id": f"resp_{number}",
                     "object": "response",
@@ -155,7 +169,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
         message, finish = _chat(body, number)
         completion = len(json.dumps(message)) // 4
-        self._send(
+        self.send_json(
             {
                 "id": f"chatcmpl-{number}",
                 "object": "chat.completion",

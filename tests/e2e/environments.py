@@ -20,9 +20,11 @@ import venv
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+
+from hermes_core.testing.openai_server import JSONHandler
 
 ROOT = Path(__file__).resolve().parents[2]
 HERMES = "hermes-agent==0.19.0"
@@ -147,27 +149,14 @@ def _tool_call(request: dict[str, Any], number: int) -> dict[str, Any] | None:
     }
 
 
-class LLMServerHandler(BaseHTTPRequestHandler):
+class LLMServerHandler(JSONHandler):
     server_state: LLMServer
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-    def _json(self, payload: dict[str, Any]) -> None:
-        body = json.dumps(payload).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
 
     def do_GET(self) -> None:  # model metadata: a window Hermes accepts
-        self._json({"object": "list", "data": [{"id": "test-model", "context_length": 128000}]})
+        self.send_json({"object": "list", "data": [{"id": "test-model", "context_length": 128000}]})
 
     def do_POST(self) -> None:
-        length = int(self.headers.get("Content-Length", 0))
-        request = json.loads(self.rfile.read(length) or b"{}")
+        request = self.read_json()
         state = self.server_state
         prompt = len(json.dumps(request.get("messages", []))) // 4
         state.seen.append({"path": self.path, "body": request, "prompt_tokens": prompt})
@@ -184,7 +173,7 @@ class LLMServerHandler(BaseHTTPRequestHandler):
             message = {"role": "assistant", "content": None, "tool_calls": [call]}
         finish = "tool_calls" if call is not None else "stop"
         if not request.get("stream"):
-            self._json(
+            self.send_json(
                 {
                     "id": "cmpl-e2e",
                     "object": "chat.completion",
