@@ -186,15 +186,22 @@ class _Handler(JSONHandler):
 
 
 @contextmanager
-def fake_openai_server() -> Iterator[FakeOpenAI]:
-    """A :class:`FakeOpenAI` on a free port of 127.0.0.1 for the block."""
-    state = FakeOpenAI()
-    handler = type("Handler", (_Handler,), {"state": state})
+def serving_on_localhost(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
+    """``handler`` served on a free port of 127.0.0.1 for the block; yields the base URL
+    (``http://127.0.0.1:PORT/v1``)."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    state.url = f"http://127.0.0.1:{server.server_address[1]}/v1"
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        yield state
+        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
     finally:
         server.shutdown()
         server.server_close()
+
+
+@contextmanager
+def fake_openai_server() -> Iterator[FakeOpenAI]:
+    """A :class:`FakeOpenAI` on a free port of 127.0.0.1 for the block."""
+    state = FakeOpenAI()
+    with serving_on_localhost(type("Handler", (_Handler,), {"state": state})) as url:
+        state.url = url
+        yield state

@@ -14,17 +14,15 @@ import os
 import re
 import shutil
 import subprocess
-import threading
 import time
 import venv
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from hermes_core.testing.openai_server import JSONHandler
+from hermes_core.testing.openai_server import JSONHandler, serving_on_localhost
 
 ROOT = Path(__file__).resolve().parents[2]
 HERMES = "hermes-agent==0.19.0"
@@ -205,14 +203,9 @@ def serving() -> Iterator[LLMServer]:
     """An :class:`LLMServer` for the block."""
     state = LLMServer(url="")
     handler = type("Handler", (LLMServerHandler,), {"server_state": state})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    state.url = f"http://127.0.0.1:{server.server_address[1]}/v1"
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
+    with serving_on_localhost(handler) as url:
+        state.url = url
         yield state
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def hermes_home(
