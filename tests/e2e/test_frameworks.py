@@ -6,7 +6,6 @@ lossy option, ``SummarizationMiddleware``, summarising with the same fake summar
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -98,28 +97,36 @@ def _home(tmp_path: Path, name: str, url: str, engine: str) -> Path:
     return hermes_home(tmp_path / name, url, engine, context_length=WINDOW)
 
 
-def test_a_langchain_agent_with_lcm_keeps_turn_5_where_summarization_loses_it(
+def _langchain_run(tmp_path: Path, python: Path, mode: str) -> dict[str, Any]:
+    """300 turns of the LangChain example in ``mode``: what the server saw, and the
+    driver's report."""
+    with fake_openai_server() as server:
+        home = _home(tmp_path, mode, server.url, "lcm")
+        env = environment(home, python) | {"HERMES_LCM_EMBEDDING_MODEL": "none"}
+        args = (EXAMPLES / "langchain_agent.py", server.url, mode, TURNS_ARG, WINDOW_ARG)
+        out = run(python, "-c", LANGCHAIN, *args, env=env)
+        return {**_figures(server), **last_json(out.stdout)}
+
+
+def test_a_langchain_agent_with_lcm_keeps_turn_5_and_the_window(
     tmp_path: Path, langchain_python: Path
 ) -> None:
-    example = EXAMPLES / "langchain_agent.py"
-    figures = {}
-    for mode in ("lcm", "summarization"):
-        with fake_openai_server() as server:
-            home = _home(tmp_path, mode, server.url, "lcm")
-            env = environment(home, langchain_python) | {"HERMES_LCM_EMBEDDING_MODEL": "none"}
-            args = (example, server.url, mode, TURNS_ARG, WINDOW_ARG)
-            out = run(langchain_python, "-c", LANGCHAIN, *args, env=env)
-            figures[mode] = {**_figures(server), **last_json(out.stdout)}
-    lcm, lossy = figures["lcm"], figures["summarization"]
-    print(
-        json.dumps({m: {k: v for k, v in f.items() if k != "status"} for m, f in figures.items()})
-    )
+    lcm = _langchain_run(tmp_path, langchain_python, "lcm")
     assert lcm["requests"] == 2 * TURNS  # a tool call and an answer, every turn
     assert lcm["largest"] < WINDOW  # no request over the window
     assert lcm["status"]["passes_compressed"] >= 1  # compaction observed
     assert lcm["status"]["stored_messages"] >= 4 * TURNS
     assert lcm["fact_in_question_request"]  # turn 5's fact reached the model at turn 300
-    assert lossy["summariser_calls"] >= 1 and not lossy["fact_in_question_request"]
+
+
+def test_the_same_agent_with_langchains_summarization_loses_turn_5(
+    tmp_path: Path, langchain_python: Path
+) -> None:
+    # the other half of the comparison (its own test, so the two runs share the workers)
+    lossy = _langchain_run(tmp_path, langchain_python, "summarization")
+    assert lossy["requests"] == 2 * TURNS and lossy["largest"] < WINDOW
+    assert lossy["summariser_calls"] >= 1  # the same fake summariser, called
+    assert not lossy["fact_in_question_request"]
 
 
 def test_an_agents_sdk_agent_with_lcm_keeps_turn_5_and_the_window(
