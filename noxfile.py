@@ -158,8 +158,11 @@ def release(session: nox.Session) -> None:
 def e2e(session: nox.Session) -> None:
     """Install the built wheel and throwaway third-party engines into fresh virtual environments."""
     session.install("-e", ".[test]")
-    # one worker per core: the cached venvs get this run's wheels once, under their locks
-    session.run("pytest", "-n", "auto", "-m", "e2e", "tests/e2e", *session.posargs)
+    # one worker per core: the cached venvs get this run's wheels once, under their locks;
+    # tests sharing a costly module fixture name an xdist_group and run on one worker
+    session.run(
+        "pytest", "-n", "auto", "--dist", "loadgroup", "-m", "e2e", "tests/e2e", *session.posargs
+    )
 
 
 @nox.session(python=PYTHON)

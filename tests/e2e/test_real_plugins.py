@@ -7,6 +7,7 @@ The compatibility table of docs/hermes-agent.md is this run's: with
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from dataclasses import dataclass
@@ -22,10 +23,13 @@ from tests.e2e.environments import (
     last_json,
     run,
     serving,
+    shared_folder,
     site_packages,
 )
 
-pytestmark = pytest.mark.e2e
+# one module-scoped survey serves every test here: on one pytest-xdist worker
+# (``--dist loadgroup``), the other worker runs other tests instead of waiting for it
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("real_plugins")]
 
 DOC = ROOT / "docs" / "hermes-agent.md"
 START, END = "<!-- compatibility:start -->", "<!-- compatibility:end -->"
@@ -151,7 +155,25 @@ def runs(
     plain_python: Path,
     tmp_path_factory: pytest.TempPathFactory,
 ) -> dict[str, dict[str, dict[str, Any]]]:
-    """For each plugin and each way: what the probe found."""
+    """For each plugin and each way: what the probe found. Made once per test run (30
+    probes of Hermes, a minute of CPU), whichever pytest-xdist worker asks first; the
+    others, and a second setup of this module, read what it found."""
+    with shared_folder("plugin-survey") as folder:
+        saved = folder / "runs.json"
+        if saved.is_file():
+            found: dict[str, dict[str, dict[str, Any]]] = json.loads(saved.read_text("utf-8"))
+            return found
+        found = _survey(hermes_python, current_hermes_python, plain_python, tmp_path_factory)
+        saved.write_text(json.dumps(found), encoding="utf-8")
+        return found
+
+
+def _survey(
+    hermes_python: Path,
+    current_hermes_python: Path,
+    plain_python: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> dict[str, dict[str, dict[str, Any]]]:
     ways = (
         (INSIDE["0.19.0"], hermes_python, "hermes", True),
         (HOSTED["0.19.0"], hermes_python, "host", True),
