@@ -54,6 +54,13 @@ class HermesConfig:
         value = self.data.get(name)
         return value if isinstance(value, Mapping) else {}
 
+    @property
+    def model_context_length(self) -> int | None:
+        """The model's whole window as Hermes' ``model.context_length`` sets it: a positive
+        whole number, else None (absent, or not a window)."""
+        length = self.section("model").get("context_length")
+        return length if isinstance(length, int) and length > 0 else None
+
     def value(self, path: str) -> Any:
         """One of hermes-context's own keys by dotted path (``compression.hook_timeout_seconds``):
         its checked value, or the default of its rule in ``hermes_core.config.KEYS``."""

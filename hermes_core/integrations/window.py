@@ -13,9 +13,8 @@ def configured_window(host: ContextHost, given: int | None, who: str) -> int:
     naming both when neither says it (a guessed window lets requests overflow)."""
     if given is not None:
         return int(given)
-    section = host.config.data.get("model")
-    length = section.get("context_length") if isinstance(section, dict) else None
-    if isinstance(length, int) and length > 0:
+    length = host.config.model_context_length
+    if length is not None:
         return length
     raise ValueError(
         f"{who} does not know the model's window: pass context_length=, or set "

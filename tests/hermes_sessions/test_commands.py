@@ -106,3 +106,15 @@ def test_the_summariser_named_is_the_configured_llm(
     assert main([*args, "--context-length", "8000"]) == 0
     engines = json.loads(capsys.readouterr().out)["sessions"][0]["engines"]
     assert {e["summarizer"].split(":")[0] for e in engines} == {"no LLM configured"}
+
+
+def test_replay_runs_at_the_window_config_yaml_gives_the_model(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = home / "config.yaml"
+    config.write_text("model:\n  context_length: 9000\n", encoding="utf-8")
+    args = ["--config", str(config), "replay", "--hermes-session", "s2", "--json"]
+    assert main([*args, "--hermes-home", str(home), "--engines", "compressor"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["window"] == 9000
+    assert report["window_from"].startswith("model.context_length in ")

@@ -39,9 +39,8 @@ DEFAULT_WINDOW = 128_000
 def _window(config: HermesConfig, given: int | None) -> tuple[int, str]:
     if given is not None:
         return given, "--context-length"
-    model = config.data.get("model")
-    length = model.get("context_length") if isinstance(model, dict) else None
-    if isinstance(length, int) and length > 0:
+    length = config.model_context_length
+    if length is not None:
         return length, f"model.context_length in {config.label}"
     return DEFAULT_WINDOW, "the default (model.context_length is not set)"
 

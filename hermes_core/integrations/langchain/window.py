@@ -22,4 +22,5 @@ def model_window(host: ContextHost, model: Any, given: int | None) -> tuple[str,
     known = profile.get("max_input_tokens") if isinstance(profile, dict) else None
     if given is None and isinstance(known, int):
         return name, known
-    return name, configured_window(host, given, f"ContextEngineMiddleware (model {name!r})")
+    who = f"ContextEngineMiddleware (model {name!r}, whose profile has no max_input_tokens)"
+    return name, configured_window(host, given, who)
