@@ -108,11 +108,13 @@ class MessageMap:
     converts, so that what the engine hands back unchanged becomes the original object
     again (same id, same metadata) and only what the engine made (a summary, a changed
     message) is new. Equal messages map back one to one (see
-    ``Alignment``)."""
+    ``Alignment``). The converted messages must stay as they were handed out (the host
+    gives engines copies): they are compared only when something comes back, so a
+    request the engine leaves alone costs no comparison."""
 
     def __init__(self) -> None:
         self._messages: list[BaseMessage] = []
-        self._keys: list[str] = []
+        self._converted: list[dict[str, Any]] = []
 
     def to_openai(self, messages: Iterable[BaseMessage]) -> list[dict[str, Any]]:
         """``messages`` converted, each remembered."""
@@ -120,13 +122,13 @@ class MessageMap:
         for message in messages:
             plain = to_openai(message)
             self._messages.append(message)
-            self._keys.append(message_key(plain))
+            self._converted.append(plain)
             converted.append(plain)
         return converted
 
     def from_openai(self, messages: Sequence[dict[str, Any]]) -> list[BaseMessage]:
         """``messages`` as LangChain messages: a remembered original where one matches."""
-        matches = Alignment(self._keys).matches(messages)
+        matches = Alignment(message_key(m) for m in self._converted).matches(messages)
         return [
             from_openai(m) if i is None else self._messages[i]
             for m, i in zip(messages, matches, strict=True)

@@ -137,15 +137,17 @@ def items_from_message(message: dict[str, Any]) -> list[dict[str, Any]]:
 
 class ItemMap:
     """One conversion for an engine and back: kept messages become their original items
-    (see ``Alignment``)."""
+    (see ``Alignment``). ``messages`` must stay as they were handed out (the host
+    gives engines copies): they are compared only when something comes back, so input
+    the engine leaves alone costs no comparison."""
 
     def __init__(self, items: Sequence[Any]) -> None:
         self.messages, self._groups = to_messages(items)
-        self._alignment = Alignment(message_key(m) for m in self.messages)
 
     def items(self, messages: Sequence[dict[str, Any]]) -> list[Any]:
         """The items ``messages`` stand for."""
+        alignment = Alignment(message_key(m) for m in self.messages)
         back: list[Any] = []
-        for message, match in zip(messages, self._alignment.matches(messages), strict=True):
+        for message, match in zip(messages, alignment.matches(messages), strict=True):
             back.extend(items_from_message(message) if match is None else self._groups[match])
         return back
