@@ -109,6 +109,12 @@ def test_the_requests_fresh_tail_takes_its_own_share_not_the_passes(
             {"role": "user", "content": f"Note {n}: the runbook's deployment hint is heron {n}."},
             {"role": "assistant", "content": f"Noted the deployment hint {n}."},
         ]
+    # out of the notes' neighbourhood (which joins the ranking): the chores start apart
+    for _ in range(2):
+        history += [
+            {"role": "user", "content": "Okay, on to chores."},
+            {"role": "assistant", "content": "Sure."},
+        ]
     for n in range(60):
         history += [
             {"role": "user", "content": f"Please water plant {n} today."},
@@ -151,3 +157,30 @@ def test_the_latest_selection_is_kept_for_the_latest_kept_selections_sessions_on
             session_id=f"s{n}",
         )
     assert list(engine._selections) == [engine._sid(f"s{n}") for n in (2, 3, 4)]
+
+
+def test_the_turns_around_a_relevant_one_come_before_unrelated_ones(
+    make_lcm: Callable[..., LCMEngine],
+) -> None:
+    """The follow-up two turns after the only keyword hit shares no word with the ask; it
+    still comes before the recent turns about nothing the ask names."""
+    history: list[dict[str, Any]] = [{"role": "system", "content": "You are an agent."}]
+    for n in range(80):
+        history += [
+            {"role": "user", "content": f"Please water plant {n} today."},
+            {"role": "assistant", "content": f"Watered plant {n}."},
+        ]
+    follow_up = {"role": "user", "content": "Good. And the nightly copy?"}
+    history[11:11] = [
+        {"role": "user", "content": "Where does the staging database run?"},
+        {"role": "assistant", "content": "On kestrel-17, port 6543."},
+        follow_up,
+        {"role": "assistant", "content": "It goes to kestrel-18 at 02:00."},
+    ]
+    engine = make_lcm(context_length=100_000)
+    engine.on_turn_complete(history)
+    ask = {"role": "user", "content": "Which host runs the staging database?"}
+    request = select(engine, history, ask, budget=400)
+    assert estimate_tokens(request) <= 400
+    assert follow_up in request
+    assert history[40] not in request  # an unrelated turn far from the hit and the tail
