@@ -61,8 +61,13 @@ class Variant:
 def variants(
     engines: list[str], config: dict[str, Any] | None, minilm: Path | None
 ) -> list[Variant]:
-    """Each engine with ``config``; lcm also with all-MiniLM-L6-v2 when it is installed."""
-    out = [Variant(engine, engine, config) for engine in engines]
+    """Each engine with ``config``; lcm by keywords (its default turns embeddings on when a
+    model is installed), and with all-MiniLM-L6-v2 when it is installed."""
+    out = [Variant(engine, engine, config) for engine in engines if engine != "lcm"]
+    if "lcm" in engines:
+        sections = dict(config or {})
+        sections["lcm"] = {"embedding_model": "none", **sections.get("lcm", {})}
+        out.append(Variant("lcm by keywords", "lcm", sections))
     if "lcm" in engines and minilm is not None:
         sections = dict(config or {})
         sections["lcm"] = {**sections.get("lcm", {}), "embedding_model": str(minilm)}
