@@ -94,7 +94,8 @@ def fill(home: Path, words: list[str], size: int, encoder: SentenceEncoder) -> N
 
 def select_medians(home: Path, words: list[str], model: str) -> tuple[float, float]:
     """Median ms of select_context by keywords and with embeddings, calls alternating."""
-    plain = LCMEngine({"lcm": {}}, hermes_home=home)
+    # lcm turns embeddings on when a model is installed: keywords must be asked for
+    plain = LCMEngine({"lcm": {"embedding_model": "none"}}, hermes_home=home)
     meaning = LCMEngine({"lcm": {"embedding_model": model}}, hermes_home=home)
     assert meaning.flush_embeddings(600) and meaning._embedder.embedded == 0
     rng = random.Random(7)
@@ -123,7 +124,7 @@ def ingest(words: list[str], model: str | None) -> tuple[float, float]:
     """Median ms of on_turn_complete per turn; messages embedded per second until flush."""
     rng = random.Random(21)
     with tempfile.TemporaryDirectory() as home:
-        settings = {"embedding_model": model} if model else {}
+        settings = {"embedding_model": model or "none"}
         engine = LCMEngine({"lcm": settings}, hermes_home=home)
         engine.update_model("bench", 10_000_000)
         history: list[dict[str, Any]] = [{"role": "system", "content": "agent"}]
