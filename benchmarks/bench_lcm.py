@@ -56,6 +56,9 @@ from judging import Target, judge
 from hermes_core.tokens import estimate_tokens
 
 SIZES = (10_000, 100_000, 1_000_000)
+#: The store as it stands by keywords: lcm turns embeddings on when a model is installed
+#: (the bench session installs one), and this file measures the store, not the embedder.
+KEYWORDS: dict[str, dict[str, Any]] = {"lcm": {"embedding_model": "none"}}
 BATCH = 1_000
 
 
@@ -137,7 +140,7 @@ def ingest_per_turn(words: list[str], size: int, bulk: bool) -> float:
     """Median ms of ``on_turn_complete`` for a history of ``size`` that grows a turn at a time."""
     rng = random.Random(11)
     with tempfile.TemporaryDirectory() as home:
-        engine = LCMEngine({"lcm": {}}, hermes_home=home)
+        engine = LCMEngine(KEYWORDS, hermes_home=home)
         engine.update_model("bench", 10_000_000)  # no compaction: ingest is what is timed
         history = [{"role": "system", "content": "agent"}, *messages(rng, words, size - 1, 0)]
         for end in [len(history)] if bulk else range(100, len(history) + 100, 100):
@@ -156,7 +159,7 @@ def turns_per_second(words: list[str], size: int) -> float:
     """Turns/s (select_context + on_turn_complete) with a history of ``size``, 32k window."""
     rng = random.Random(12)
     with tempfile.TemporaryDirectory() as home:
-        engine = LCMEngine({"lcm": {}}, hermes_home=home)
+        engine = LCMEngine(KEYWORDS, hermes_home=home)
         engine.update_model("bench", 32_000)
         history = [{"role": "system", "content": "agent"}, *messages(rng, words, size - 1, 0)]
         for _ in range(200):  # compact until the context fits, as turns would (not timed)
@@ -213,7 +216,7 @@ def main() -> int:
     grep_ratios: dict[int, float] = {}
     with tempfile.TemporaryDirectory() as home:
         settings = {"fresh_tail_messages": 64, "max_passes": 200, "deadline_seconds": 600}
-        engine = LCMEngine({"lcm": settings}, hermes_home=home)
+        engine = LCMEngine({"lcm": {**KEYWORDS["lcm"], **settings}}, hermes_home=home)
         engine.update_model("bench", 200_000)
         engine.on_session_start("bench")
         stored = 0
