@@ -112,7 +112,8 @@ def docs(session: nox.Session) -> None:
     then checked in headless Chromium: every page renders, search finds select_context."""
     session.install(
         "-e",
-        ".[test]",
+        ".[plot]",  # the replay chart page; the browser tests need pytest, not the frameworks
+        "pytest",
         "-e",
         "./hermes_lcm_example",
         "mkdocs",
@@ -157,7 +158,9 @@ def release(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def e2e(session: nox.Session) -> None:
     """Install the built wheel and throwaway third-party engines into fresh virtual environments."""
-    session.install("-e", ".[test]")
+    # what the e2e tests import here: pytest and hermes_core (the engines and the frameworks
+    # are installed into the venvs they make, not this one)
+    session.install("-e", ".", "pytest", "pytest-xdist")
     # one worker per core: the cached venvs get this run's wheels once, under their locks;
     # tests sharing a costly module fixture name an xdist_group and run on one worker
     session.run(
