@@ -8,7 +8,11 @@ from pathlib import Path
 
 import nox
 
-nox.options.sessions = ["lint", "tests", "docs", "build", "e2e"]
+nox.options.sessions = ["e2e", "lint", "docs", "build", "tests"]
+# Two at a time: e2e waits on pip and on Hermes' own processes for much of its time, and
+# lint, docs and build fit beside it; tests takes both cores and runs alone (after them).
+# Each session's output is printed whole when it ends. ``-j 1`` runs them one by one.
+nox.options.parallel = 2
 nox.options.default_venv_backend = "venv"
 nox.options.error_on_missing_interpreters = True
 
@@ -28,7 +32,7 @@ def tests(session: nox.Session) -> None:
     session.run("pytest", "-n", "auto", "-m", "not e2e and not browser", *session.posargs)
 
 
-@nox.session(python=PYTHON)
+@nox.session(python=PYTHON, allow_parallel=True)
 def lint(session: nox.Session) -> None:
     """ruff, mypy (strict) on the core, both engines, the tests, benchmarks and examples, and
     the import contract (the core imports no engine)."""
@@ -106,7 +110,7 @@ def _ensure_postgres(session: nox.Session, optional: bool = False) -> None:
     _apt_install(session, present, ["postgresql"], needed_by, optional=not required)
 
 
-@nox.session(python=PYTHON)
+@nox.session(python=PYTHON, allow_parallel=True)
 def docs(session: nox.Session) -> None:
     """The documentation site (mkdocs-material, API pages from docstrings), built strictly,
     then checked in headless Chromium: every page renders, search finds select_context."""
@@ -129,7 +133,7 @@ def docs(session: nox.Session) -> None:
     session.run("pytest", "-m", "browser", "tests/browser", env={"HERMES_DOCS_SITE": str(site)})
 
 
-@nox.session(python=PYTHON)
+@nox.session(python=PYTHON, allow_parallel=True)
 def build(session: nox.Session) -> None:
     """Wheel and sdist of every distribution in the repository, checked with twine."""
     session.install("build", "twine")
@@ -155,7 +159,7 @@ def release(session: nox.Session) -> None:
     session.log(f"staged in {out}: upload with `twine upload {out}/*` (see RELEASING.md)")
 
 
-@nox.session(python=PYTHON)
+@nox.session(python=PYTHON, allow_parallel=True)
 def e2e(session: nox.Session) -> None:
     """Install the built wheel and throwaway third-party engines into fresh virtual environments."""
     # what the e2e tests import here: pytest and hermes_core (the engines and the frameworks
