@@ -16,6 +16,19 @@ from hermes_core.testing.conversations import sample_conversation
 from hermes_core.tokens import estimate_tokens
 from tests.lcm.requests import select
 
+
+def exchanges(count: int, user: str, assistant: str) -> list[dict[str, Any]]:
+    """``count`` user and assistant turns, ``{n}`` in each text standing for the turn's number."""
+    return [
+        message
+        for n in range(count)
+        for message in (
+            {"role": "user", "content": user.format(n=n)},
+            {"role": "assistant", "content": assistant.format(n=n)},
+        )
+    ]
+
+
 FACT = "The deployment password hint is 'blue heron' (runbook)."
 ASK = {"role": "user", "content": "Which hint did the runbook give for the deployment password?"}
 
@@ -103,23 +116,17 @@ def test_the_requests_fresh_tail_takes_its_own_share_not_the_passes(
     """The latest turns (chores, nothing to do with the ask) take request_tail_share of the
     budget, a tenth by default, whatever fresh_tail_share keeps out of a pass's summaries;
     the rest goes to the older turns the ask is about."""
-    history: list[dict[str, Any]] = [{"role": "system", "content": "You are an agent."}]
-    for n in range(150):
-        history += [
-            {"role": "user", "content": f"Note {n}: the runbook's deployment hint is heron {n}."},
-            {"role": "assistant", "content": f"Noted the deployment hint {n}."},
-        ]
-    # out of the notes' neighbourhood (which joins the ranking): the chores start apart
-    for _ in range(2):
-        history += [
-            {"role": "user", "content": "Okay, on to chores."},
-            {"role": "assistant", "content": "Sure."},
-        ]
-    for n in range(60):
-        history += [
-            {"role": "user", "content": f"Please water plant {n} today."},
-            {"role": "assistant", "content": f"Watered plant {n}."},
-        ]
+    history: list[dict[str, Any]] = [
+        {"role": "system", "content": "You are an agent."},
+        *exchanges(
+            150,
+            "Note {n}: the runbook's deployment hint is heron {n}.",
+            "Noted the deployment hint {n}.",
+        ),
+        # out of the notes' neighbourhood (which joins the ranking): the chores start apart
+        *exchanges(2, "Okay, on to chores.", "Sure."),
+        *exchanges(60, "Please water plant {n} today.", "Watered plant {n}."),
+    ]
 
     def chores(**settings: Any) -> int:
         engine = make_lcm(context_length=100_000, fresh_tail_messages=500, **settings)
@@ -164,12 +171,10 @@ def test_the_turns_around_a_relevant_one_come_before_unrelated_ones(
 ) -> None:
     """The follow-up two turns after the only keyword hit shares no word with the ask; it
     still comes before the recent turns about nothing the ask names."""
-    history: list[dict[str, Any]] = [{"role": "system", "content": "You are an agent."}]
-    for n in range(80):
-        history += [
-            {"role": "user", "content": f"Please water plant {n} today."},
-            {"role": "assistant", "content": f"Watered plant {n}."},
-        ]
+    history: list[dict[str, Any]] = [
+        {"role": "system", "content": "You are an agent."},
+        *exchanges(80, "Please water plant {n} today.", "Watered plant {n}."),
+    ]
     follow_up = {"role": "user", "content": "Good. And the nightly copy?"}
     history[11:11] = [
         {"role": "user", "content": "Where does the staging database run?"},
