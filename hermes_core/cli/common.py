@@ -52,7 +52,11 @@ def scratch_registry(
     command already loaded (default: load it).
     """
     registry = discovery.discover(config) if config is not None else discover(ctx)
-    with tempfile.TemporaryDirectory(prefix="hermes-context-check-") as scratch:
+    # an engine's background thread may still write there as it goes: a leftover file in
+    # the temporary folder is no reason to fail the command
+    with tempfile.TemporaryDirectory(
+        prefix="hermes-context-check-", ignore_cleanup_errors=True
+    ) as scratch:
         yield registry.with_config(registry.config.isolated(Path(scratch), settings=use_config))
 
 

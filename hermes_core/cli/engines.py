@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import click
@@ -79,10 +80,14 @@ def command(ctx: click.Context, as_json: bool, check: bool, use_config: bool) ->
             for record in registry:
                 if record.status.usable:
                     try:
-                        registry.create_engine(record.name)
+                        engine = registry.create_engine(record.name)
                         checks[record.name] = None
                     except EngineError as exc:
                         checks[record.name] = str(exc)
+                        continue
+                    # before its throwaway home goes: lcm's embedding worker writes there
+                    with contextlib.suppress(Exception):
+                        engine.close()
     choice = registry.config.engine
     problem = selection_problem(registry)
     # with context.strict the host raises rather than fall back: it uses no engine

@@ -278,3 +278,48 @@ def test_messages_nested_20000_deep_are_copied_for_the_engine_like_any_other() -
     answer = json.loads(host.handle_tool_call("t", {}, messages=hostile))
     assert answer == {}
     assert host.counters.hook_failures == 0
+
+
+def test_engines_check_closes_each_engine_before_its_throwaway_home_goes(
+    tmp_path: Path, hermes_site: TemporarySite
+) -> None:
+    """An engine writing into its home from a thread of its own (as lcm's embedding worker
+    does) is closed before the check's temporary home is removed: the command succeeds."""
+    closed = tmp_path / "closed"
+    extra = f"""
+    def __init__(self, config=None, hermes_home=None):
+        import threading
+        from pathlib import Path
+        self.hermes_home = hermes_home
+        self.open = True
+        def write():
+            n = 0
+            while self.open:
+                n += 1
+                folder = Path(hermes_home, "writer")
+                try:
+                    folder.mkdir(parents=True, exist_ok=True)
+                    (folder / f"{{n}}").write_text("x")
+                except OSError:
+                    pass
+        self.thread = threading.Thread(target=write, daemon=True)
+        self.thread.start()
+
+    def close(self):
+        self.open = False
+        self.thread.join()
+        open({str(closed)!r}, "w").close()
+"""
+    hermes_site.add_engine("writer-engine", "writer", engine_module_source("writer", extra=extra))
+    env = {"HERMES_HOME": str(tmp_path / "home"), "PYTHONPATH": str(hermes_site.path)}
+    result = subprocess.run(
+        [sys.executable, "-m", "hermes_core", "engines", "--check", "--json"],
+        capture_output=True,
+        text=True,
+        env={**env, "HERMES_LCM_EMBEDDING_MODEL": "none"},
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    checked = {e["name"]: e.get("check") for e in json.loads(result.stdout)["engines"]}
+    assert checked["writer"] == "ok"
+    assert closed.exists()  # closed by the command, before its home was removed
