@@ -147,6 +147,7 @@ else:
 """
 
 
+@pytest.mark.xdist_group("real_plugins")  # it writes into the cached venv others read
 def test_hermes_context_tuner_compacts_as_often_on_our_host_as_inside_hermes(
     tmp_path: Path, hermes_python: Path, llm_server: LLMServer
 ) -> None:

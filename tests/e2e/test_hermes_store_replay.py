@@ -15,7 +15,9 @@ import pytest
 
 from tests.e2e.environments import LLMServer, environment, hermes_home, last_json, run
 
-pytestmark = pytest.mark.e2e
+# replay lists every engine installed in the cached Hermes venv, and other tests install
+# hermes-context-tuner's engine folder into that venv: on one worker, never mid-copy
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("real_plugins")]
 
 DRIVE = r"""
 import json, os, sys
