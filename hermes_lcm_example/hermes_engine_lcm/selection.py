@@ -189,8 +189,10 @@ def _with_neighbourhoods(
         return ranked
     meta = cache.meta(db, ranked)
     seq_of = {i: meta[i].seq for i in ranked[:NEIGHBOURHOOD_HITS] if i in meta}
-    around = messages_at(db, session_id, reach_of(list(seq_of.values())))
-    id_at = {m.seq: m.id for m in meta.values()} | {m.seq: m.id for m in around}
+    id_at = {m.seq: m.id for m in meta.values()}
+    # the ranked messages near a hit are known already: read only the others
+    unknown = [seq for seq in reach_of(list(seq_of.values())) if seq not in id_at]
+    id_at.update((m.seq, m.id) for m in messages_at(db, session_id, unknown))
     return by_neighbourhood(ranked, seq_of, id_at)
 
 
