@@ -6,16 +6,21 @@ import difflib
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import click
 
 from hermes_core import discovery
 from hermes_core.config import HermesConfig, load_config
+from hermes_core.engine import ContextEngine
+from hermes_core.host.bounded import run_bounded
+from hermes_core.host.pool import host_pool
 from hermes_core.registry import EngineRegistry
 
 __all__ = [
     "USE_CONFIG_HELP",
+    "Scratch",
     "discover",
     "engine_config",
     "load",
@@ -40,24 +45,56 @@ def discover(ctx: click.Context) -> EngineRegistry:
     return discovery.discover(load(ctx))
 
 
+@dataclass
+class Scratch:
+    """The registry of a check, creating engines in a throwaway ``$HERMES_HOME``, and the
+    engines it created there (closed before that home is removed)."""
+
+    registry: EngineRegistry
+    created: list[ContextEngine] = field(default_factory=list)
+
+    def create_engine(self, name: str) -> ContextEngine:
+        """:meth:`EngineRegistry.create_engine`, remembering the engine to close it."""
+        engine = self.registry.create_engine(name)
+        self.created.append(engine)
+        return engine
+
+    def close_created(self) -> None:
+        """Close every engine created, as the host closes its own: each ``close`` within
+        ``compression.hook_timeout_seconds``, what it raises or a late one left behind."""
+        limit = float(self.registry.config.value("compression.hook_timeout_seconds"))
+        pool = host_pool()
+        for engine in self.created:
+            run_bounded(pool, limit, engine.close)
+        self.created.clear()
+        pool.shutdown()
+
+
 @contextmanager
 def scratch_registry(
     ctx: click.Context, use_config: bool = False, config: HermesConfig | None = None
-) -> Iterator[EngineRegistry]:
+) -> Iterator[Scratch]:
     """Every engine, created in a throwaway ``$HERMES_HOME``, with default settings or, with
     ``use_config``, the user's (see :meth:`~hermes_core.HermesConfig.isolated`).
 
     For commands that check engines: nothing they do reads or writes the
-    user's own state. The directory is removed afterwards. ``config``: the one the
-    command already loaded (default: load it).
+    user's own state. Engines created through :meth:`Scratch.create_engine` are closed
+    and the directory is removed afterwards. ``config``: the one the command already
+    loaded (default: load it).
     """
     registry = discovery.discover(config) if config is not None else discover(ctx)
-    # an engine's background thread may still write there as it goes: a leftover file in
-    # the temporary folder is no reason to fail the command
+    # a late engine's background thread may still write there as it goes: a leftover
+    # file in the temporary folder is no reason to fail the command
     with tempfile.TemporaryDirectory(
         prefix="hermes-context-check-", ignore_cleanup_errors=True
     ) as scratch:
-        yield registry.with_config(registry.config.isolated(Path(scratch), settings=use_config))
+        checked = Scratch(
+            registry.with_config(registry.config.isolated(Path(scratch), settings=use_config))
+        )
+        try:
+            yield checked
+        finally:
+            checked.close_created()
 
 
 def not_installed(name: str, registry: EngineRegistry) -> str:

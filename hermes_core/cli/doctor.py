@@ -54,7 +54,8 @@ def command(ctx: click.Context, name: str | None, use_config: bool) -> None:
     """
     config = load(ctx)
     predicted = _hermes_forecast(config.home)
-    with scratch_registry(ctx, use_config, config) as registry:
+    with scratch_registry(ctx, use_config, config) as scratch:
+        registry = scratch.registry
         name = name or registry.config.engine.name
         say("doctor: engine [bold]{name}[/]", name=name)
         if registry.get(name) is None and not registry.not_enabled_plugins(name):
@@ -72,7 +73,7 @@ def command(ctx: click.Context, name: str | None, use_config: bool) -> None:
             ctx.exit(1)
         report_problems(config_problems, strict=False)  # shown once, however often read
         try:
-            engine = registry.create_engine(name)
+            engine = scratch.create_engine(name)
         except EngineError as exc:
             record = registry.get(name)
             kind = record.source.kind if record is not None else ""
@@ -92,7 +93,7 @@ def command(ctx: click.Context, name: str | None, use_config: bool) -> None:
         say("  [green]ok[/] loads from {source}", source=record.source if record else "?")
         say("  [green]ok[/] signatures fit the hookspecs; name is '{name}'", name=engine.name)
         outcomes = check_contract(
-            ContractSubject(lambda: registry.create_engine(name), expected_name=name)
+            ContractSubject(lambda: scratch.create_engine(name), expected_name=name)
         )
     failed = [outcome for outcome in outcomes if outcome.problem is not None]
     for outcome in failed:

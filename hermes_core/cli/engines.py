@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 import click
@@ -72,7 +71,8 @@ def command(ctx: click.Context, as_json: bool, check: bool, use_config: bool) ->
     config sections it declares; --check also builds and validates each one.
     """
     config = load(ctx)
-    with scratch_registry(ctx, use_config, config) as registry:
+    with scratch_registry(ctx, use_config, config) as scratch:
+        registry = scratch.registry
         config_problems = section_problems(config, registry)
         report_problems(config_problems, strict=False)  # shown once, however often read
         checks: dict[str, str | None] = {}
@@ -80,14 +80,10 @@ def command(ctx: click.Context, as_json: bool, check: bool, use_config: bool) ->
             for record in registry:
                 if record.status.usable:
                     try:
-                        engine = registry.create_engine(record.name)
+                        scratch.create_engine(record.name)
                         checks[record.name] = None
                     except EngineError as exc:
                         checks[record.name] = str(exc)
-                        continue
-                    # before its throwaway home goes: lcm's embedding worker writes there
-                    with contextlib.suppress(Exception):
-                        engine.close()
     choice = registry.config.engine
     problem = selection_problem(registry)
     # with context.strict the host raises rather than fall back: it uses no engine

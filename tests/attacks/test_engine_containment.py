@@ -280,12 +280,10 @@ def test_messages_nested_20000_deep_are_copied_for_the_engine_like_any_other() -
     assert host.counters.hook_failures == 0
 
 
-def test_engines_check_closes_each_engine_before_its_throwaway_home_goes(
-    tmp_path: Path, hermes_site: TemporarySite
-) -> None:
-    """An engine writing into its home from a thread of its own (as lcm's embedding worker
-    does) is closed before the check's temporary home is removed: the command succeeds."""
-    closed = tmp_path / "closed"
+def _writer_engine(site: TemporarySite, log: Path, close_body: str = "") -> None:
+    """Engine ``writer``: writes into its home from a thread of its own (as lcm's embedding
+    worker does) until closed; each instance adds a line to ``log`` when created and one
+    when closed. ``close_body``: what its ``close`` does first."""
     extra = f"""
     def __init__(self, config=None, hermes_home=None):
         import threading
@@ -304,22 +302,70 @@ def test_engines_check_closes_each_engine_before_its_throwaway_home_goes(
                     pass
         self.thread = threading.Thread(target=write, daemon=True)
         self.thread.start()
+        with open({str(log)!r}, "a") as out:
+            out.write("created\\n")
 
     def close(self):
+        {close_body or "pass"}
         self.open = False
         self.thread.join()
-        open({str(closed)!r}, "w").close()
+        with open({str(log)!r}, "a") as out:
+            out.write("closed\\n")
 """
-    hermes_site.add_engine("writer-engine", "writer", engine_module_source("writer", extra=extra))
-    env = {"HERMES_HOME": str(tmp_path / "home"), "PYTHONPATH": str(hermes_site.path)}
-    result = subprocess.run(
-        [sys.executable, "-m", "hermes_core", "engines", "--check", "--json"],
+    site.add_engine("writer-engine", "writer", engine_module_source("writer", extra=extra))
+
+
+def _command(home: Path, site: TemporarySite, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {"HERMES_HOME": str(home), "PYTHONPATH": str(site.path)}
+    return subprocess.run(
+        [sys.executable, "-m", "hermes_core", *args],
         capture_output=True,
         text=True,
         env={**env, "HERMES_LCM_EMBEDDING_MODEL": "none"},
         timeout=300,
     )
+
+
+def test_engines_check_closes_each_engine_before_its_throwaway_home_goes(
+    tmp_path: Path, hermes_site: TemporarySite
+) -> None:
+    """An engine writing into its home from a thread of its own is closed before the
+    check's temporary home is removed: the command succeeds."""
+    log = tmp_path / "log"
+    _writer_engine(hermes_site, log)
+    result = _command(tmp_path / "home", hermes_site, "engines", "--check", "--json")
     assert result.returncode == 0, result.stderr
     checked = {e["name"]: e.get("check") for e in json.loads(result.stdout)["engines"]}
     assert checked["writer"] == "ok"
-    assert closed.exists()  # closed by the command, before its home was removed
+    assert log.read_text().split() == ["created", "closed"]  # closed by the command
+
+
+def test_doctor_closes_every_engine_its_contract_checks_create(
+    tmp_path: Path, hermes_site: TemporarySite
+) -> None:
+    """doctor creates the engine once, then again for most contract rules: each one is
+    closed before the throwaway home goes."""
+    log = tmp_path / "log"
+    _writer_engine(hermes_site, log)
+    result = _command(tmp_path / "home", hermes_site, "doctor", "writer")
+    # (its thread cannot be deep-copied, so one rule, the clone's, fails: the rest ran)
+    assert "21 of 22 contract rules hold" in result.stdout, result.stdout + result.stderr
+    lines = log.read_text().split()
+    assert lines.count("created") > 2
+    assert lines.count("closed") == lines.count("created")
+
+
+def test_an_engine_whose_close_never_returns_does_not_hang_the_check(
+    tmp_path: Path, hermes_site: TemporarySite
+) -> None:
+    """Closing is bounded as the host bounds it (``compression.hook_timeout_seconds``):
+    the command ends, the others are still closed."""
+    log = tmp_path / "log"
+    _writer_engine(hermes_site, log, close_body="import threading; threading.Event().wait()")
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.yaml").write_text("compression:\n  hook_timeout_seconds: 1\n")
+    result = _command(home, hermes_site, "engines", "--check", "--json")
+    assert result.returncode == 0, result.stderr
+    checked = {e["name"]: e.get("check") for e in json.loads(result.stdout)["engines"]}
+    assert checked["writer"] == "ok" and "closed" not in log.read_text()
