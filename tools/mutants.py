@@ -154,6 +154,20 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     # ---------------------------------------------------------------- bounds: time
     Mutant(
+        "a check closes the engines it created without limit (a hanging close hangs it)",
+        "hermes_core/cli/common.py",
+        "            run_bounded(pool, limit, engine.close)",
+        "            run_bounded(pool, 0, engine.close)",
+        ("tests/attacks/test_engine_containment.py",),
+    ),
+    Mutant(
+        "a check leaves the engines it created open as their home goes",
+        "hermes_core/cli/common.py",
+        "        self.created.append(engine)",
+        "        pass",
+        ("tests/attacks/test_engine_containment.py",),
+    ),
+    Mutant(
         "a bounded call waits without limit",
         "hermes_core/host/bounded.py",
         "        return Done(future.result(timeout=limit))",
