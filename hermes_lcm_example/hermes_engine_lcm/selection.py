@@ -169,31 +169,45 @@ def _group(
     return group
 
 
+def _read_at(
+    db: Connection, session_id: str, seqs: Iterable[int], id_at: dict[int, int], cache: MessageCache
+) -> None:
+    """Add the messages at ``seqs`` that ``id_at`` (seq: id) does not hold yet, reading
+    them from the store into ``id_at`` and into ``cache`` (the packer then needs no second
+    read of them by id)."""
+    found = messages_at(db, session_id, [seq for seq in seqs if seq not in id_at])
+    cache.add_meta(found)
+    id_at.update((m.seq, m.id) for m in found)
+
+
 def _neighbours(
-    db: Connection, session_id: str, best: Sequence[int], cache: MessageCache
+    db: Connection, session_id: str, best: Sequence[int], cache: MessageCache, id_at: dict[int, int]
 ) -> list[int]:
     """The messages right before and after each of ``best``, in ``best``'s order: a turn
-    is understood with its neighbours (the question an answer replies to, the reply)."""
+    is understood with its neighbours (the question an answer replies to, the reply).
+    ``id_at``: the session's messages by seq known so far (added to)."""
     meta = cache.meta(db, best)
     wanted = [(meta[i].seq + step) for i in best if i in meta for step in (-1, 1)]
-    by_seq = {m.seq: m.id for m in messages_at(db, session_id, wanted)}
-    return [by_seq[seq] for seq in wanted if seq in by_seq]
+    _read_at(db, session_id, wanted, id_at, cache)
+    return [id_at[seq] for seq in wanted if seq in id_at]
 
 
 def _with_neighbourhoods(
-    db: Connection, session_id: str, ranked: list[int], cache: MessageCache
-) -> list[int]:
+    db: Connection,
+    session_id: str,
+    ranked: list[int],
+    cache: MessageCache,
+    known: Iterable[MessageMeta],
+) -> tuple[list[int], dict[int, int]]:
     """``ranked`` fused with the order of the turns around each ranked message
-    (:mod:`~hermes_engine_lcm.neighbourhood`)."""
-    if not ranked:
-        return ranked
+    (:mod:`~hermes_engine_lcm.neighbourhood`); and the session's messages by seq it knows.
+    ``known``: messages of the session read already (the active ones)."""
     meta = cache.meta(db, ranked)
     seq_of = {i: meta[i].seq for i in ranked[:NEIGHBOURHOOD_HITS] if i in meta}
-    id_at = {m.seq: m.id for m in meta.values()}
-    # the ranked messages near a hit are known already: read only the others
-    unknown = [seq for seq in reach_of(list(seq_of.values())) if seq not in id_at]
-    id_at.update((m.seq, m.id) for m in messages_at(db, session_id, unknown))
-    return by_neighbourhood(ranked, seq_of, id_at)
+    id_at = {m.seq: m.id for m in (*known, *meta.values())}
+    # the active and the ranked messages near a hit are known already: read only the others
+    _read_at(db, session_id, reach_of(list(seq_of.values())), id_at, cache)
+    return by_neighbourhood(ranked, seq_of, id_at), id_at
 
 
 @dataclass(frozen=True)
@@ -310,10 +324,10 @@ def _candidates(
     average = max(1, sum(m.tokens for m in raw) // max(1, len(raw)))
     enough = 64 + 2 * (budget - frame.fixed) // average
     ranked = relevance.ranked(db, [session_id], query, RANKED_CANDIDATES)
-    ranked = _with_neighbourhoods(db, session_id, ranked, cache)
+    ranked, id_at = _with_neighbourhoods(db, session_id, ranked, cache, raw)
     recent = recent_ids(db, session_id, frame.tail_seq, min(RECENT_CANDIDATES, enough))
     best = relevance.best
-    around = _neighbours(db, session_id, ranked[:best], cache)
+    around = _neighbours(db, session_id, ranked[:best], cache, id_at)
     return list(dict.fromkeys([*ranked[:best], *around, *ranked[best:], *recent]))
 
 

@@ -3,7 +3,8 @@ relevant to the incoming message in conversation order, then the fresh tail; sta
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -189,3 +190,56 @@ def test_the_turns_around_a_relevant_one_come_before_unrelated_ones(
     assert estimate_tokens(request) <= 400
     assert follow_up in request
     assert history[40] not in request  # an unrelated turn far from the hit and the tail
+
+
+@pytest.mark.parametrize("compacted", [False, True], ids=["whole", "compacted"])
+def test_a_request_reads_no_messages_metadata_twice(
+    make_lcm: Callable[..., LCMEngine], monkeypatch: pytest.MonkeyPatch, compacted: bool
+) -> None:
+    """The turns around the hits (their neighbourhoods) are looked up by position: those
+    the request knows already (the active ones) are not read again, and those read are not
+    read again by id when the request is packed."""
+    history: list[dict[str, Any]] = [
+        {"role": "system", "content": "You are an agent."},
+        *exchanges(150, "Please water plant {n} today.", "Watered plant {n}."),
+    ]
+    history[11:11] = [  # the one hit, early: folded away by a compaction
+        {"role": "user", "content": "Where does the staging database run?"},
+        {"role": "assistant", "content": "On kestrel-17, port 6543."},
+    ]
+    first = make_lcm(context_length=6_000 if compacted else 100_000)
+    if compacted:
+        history = first.compress(history)
+        assert first.get_status()["summaries"] >= 1
+    else:
+        first.on_turn_complete(history)
+    engine = make_lcm(context_length=100_000)  # on the same store, nothing read yet
+    reads: list[int] = []
+    opened = engine.database.read
+
+    class Recording:
+        def __init__(self, db: Any) -> None:
+            self._db = db
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self._db, name)
+
+        def execute(self, sql: str, parameters: Any = ()) -> Any:
+            rows = self._db.execute(sql, parameters)
+            if "SELECT id, role, seq, tokens, created_at FROM messages" not in sql:
+                return rows
+            rows = list(rows)
+            reads.extend(row[0] for row in rows)
+            return rows
+
+    @contextmanager
+    def recorded() -> Iterator[Any]:
+        with opened() as db:
+            yield Recording(db)
+
+    monkeypatch.setattr(engine.database, "read", recorded)
+    ask = {"role": "user", "content": "Which host runs the staging database?"}
+    request = select(engine, history, ask, budget=3_000)
+    assert any("kestrel-17" in str(m.get("content")) for m in request)
+    assert len(request) > 20 and reads
+    assert len(reads) == len(set(reads))

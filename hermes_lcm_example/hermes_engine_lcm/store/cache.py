@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 from hermes_engine_lcm.store.connection import Connection
@@ -43,10 +43,16 @@ class _Bounded:
         if missing:
             loaded = load(missing)
             found.update(loaded)
-            self.entries.update(loaded)
-            while len(self.entries) > self.capacity:
-                self.entries.popitem(last=False)
+            self.put_many(loaded)
         return found
+
+    def put_many(self, values: dict[int, Any]) -> None:
+        """Keep ``values`` (the most recently used now), dropping the least recently used."""
+        for key, value in values.items():
+            self.entries[key] = value
+            self.entries.move_to_end(key)
+        while len(self.entries) > self.capacity:
+            self.entries.popitem(last=False)
 
 
 class MessageCache:
@@ -66,6 +72,12 @@ class MessageCache:
     def meta(self, db: Connection, ids: Sequence[int]) -> dict[int, MessageMeta]:
         with self._lock:
             return self._meta.get_many(ids, lambda missing: message_meta(db, missing))
+
+    def add_meta(self, found: Iterable[MessageMeta]) -> None:
+        """Metadata read some other way (by position in a session): :meth:`meta` serves it
+        from here, instead of reading it again by id."""
+        with self._lock:
+            self._meta.put_many({m.id: m for m in found})
 
     def summaries(self, db: Connection, ids: Sequence[int]) -> dict[int, SummaryRow]:
         """Summaries by id (they never change either)."""
