@@ -87,3 +87,17 @@ def test_bm25_gives_a_word_in_most_turns_a_small_positive_weight() -> None:
     assert index.idf["the"] == pytest.approx(0.25 * (9 * rare - rare) / 10)
     assert index.idf["cat"] == pytest.approx(rare)
     assert index.scores("the")[3] == 0 < index.scores("the")[0]
+
+
+def test_each_lcm_column_runs_as_it_is_labelled_whatever_the_config_says(tmp_path: Path) -> None:
+    """The keyword column runs without embeddings and the MiniLM column with the model,
+    even when the config given names another model; the user's other lcm settings stay."""
+    from recall.run import variants
+
+    config = {"lcm": {"embedding_model": "/somewhere/else", "summary_share": 0.2}}
+    columns = {v.label: v.config for v in variants(["compressor", "lcm"], config, tmp_path)}
+    assert columns["compressor"] == config
+    share = {"summary_share": 0.2}
+    assert columns["lcm by keywords"] == {"lcm": {"embedding_model": "none", **share}}
+    assert columns["lcm+MiniLM"] == {"lcm": {"embedding_model": str(tmp_path), **share}}
+    assert config["lcm"]["embedding_model"] == "/somewhere/else"  # the caller's, unchanged

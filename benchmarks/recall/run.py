@@ -58,6 +58,13 @@ class Variant:
     config: dict[str, Any] | None
 
 
+def _lcm_with(config: dict[str, Any] | None, embedding_model: str) -> dict[str, Any]:
+    """``config`` with lcm's ``embedding_model`` set, whatever ``config`` says of it."""
+    sections = dict(config or {})
+    sections["lcm"] = {**sections.get("lcm", {}), "embedding_model": embedding_model}
+    return sections
+
+
 def variants(
     engines: list[str], config: dict[str, Any] | None, minilm: Path | None
 ) -> list[Variant]:
@@ -65,13 +72,9 @@ def variants(
     model is installed), and with all-MiniLM-L6-v2 when it is installed."""
     out = [Variant(engine, engine, config) for engine in engines if engine != "lcm"]
     if "lcm" in engines:
-        sections = dict(config or {})
-        sections["lcm"] = {"embedding_model": "none", **sections.get("lcm", {})}
-        out.append(Variant("lcm by keywords", "lcm", sections))
+        out.append(Variant("lcm by keywords", "lcm", _lcm_with(config, "none")))
     if "lcm" in engines and minilm is not None:
-        sections = dict(config or {})
-        sections["lcm"] = {**sections.get("lcm", {}), "embedding_model": str(minilm)}
-        out.append(Variant("lcm+MiniLM", "lcm", sections))
+        out.append(Variant("lcm+MiniLM", "lcm", _lcm_with(config, str(minilm))))
     return out
 
 
