@@ -31,6 +31,7 @@ from hermes_core import (
     LLMQuotaError,
     Message,
     PruneGate,
+    SessionInstructions,
     StandingInstructions,
     accepted_keywords,
     estimate_message_tokens,
@@ -47,6 +48,10 @@ _SUMMARY_TOKENS = (256, 4_000)
 _MIN_SUMMARY_TOKENS = 64
 #: The most tail messages a manual pass keeps when the tail budget would hold them all.
 MANUAL_TAIL = 8
+
+
+def _own_summary(message: Any) -> bool:
+    return is_summary(message, SUMMARY_PREFIX)
 
 
 class CompressorEngine(ContextEngine):
@@ -81,8 +86,12 @@ class CompressorEngine(ContextEngine):
         self.prune_gate = PruneGate.from_config(hermes_config or config)
         self.attempts_this_turn = 0
         self.last_summary_source: str | None = None
-        #: The user's standing instructions, carried into every compacted history.
-        self.standing = StandingInstructions()
+        #: Each session's standing instructions, carried into its compacted histories only
+        #: (one engine may serve several users: one's rules never reach another's history).
+        self.standing = SessionInstructions(skip=_own_summary)
+        #: The session of the last ``on_session_start``; a pass names its own when the host
+        #: passes ``session_id``.
+        self._session = ""
 
     @property
     def name(self) -> str:
@@ -134,12 +143,22 @@ class CompressorEngine(ContextEngine):
         )
         return bounds.middle_size > 0
 
-    def on_session_reset(self) -> None:
+    def on_session_start(self, session_id: str, **kwargs: Any) -> None:
+        """The session later calls concern when the host names none."""
+        self._session = session_id
+
+    def on_session_end(self, session_id: str, messages: list[Message]) -> None:
+        """The session is over: its rules leave memory (a resumed session reads them again
+        from the block its compacted history carries and from its user's messages)."""
+        self.standing.forget(session_id)
+
+    def on_session_reset(self, session_id: str | None = None) -> None:
         super().on_session_reset()
         self.prune_gate.reset()
         self.breaker.reset()
         self.attempts_this_turn = 0
-        self.standing = StandingInstructions()
+        # a new conversation: the rules of the last one end, and only that session's
+        self.standing.forget(self._session if session_id is None else session_id)
 
     def clone_for_agent(self) -> CompressorEngine:
         """A new compressor for another agent: the same settings, LLM and model figures, a
@@ -193,8 +212,8 @@ class CompressorEngine(ContextEngine):
             cooldown_seconds=self.cooldown.remaining(),
             summariser="llm" if self.llm is not None else "deterministic",
             last_summary_source=self.last_summary_source,
-            standing_instructions=self.standing.shown(),
-            standing_instructions_left_out=self.standing.dropped,
+            standing_instructions=self.standing.of(self._session).shown(),
+            standing_instructions_left_out=self.standing.of(self._session).dropped,
         )
         return status
 
@@ -222,9 +241,12 @@ class CompressorEngine(ContextEngine):
         focus_topic: str | None = None,
         force: bool = False,
         deadline: float | None = None,
+        session_id: str | None = None,
     ) -> list[Message]:
         self.attempts_this_turn += 1
-        self.standing.observe(messages, skip=lambda m: is_summary(m, SUMMARY_PREFIX))
+        standing = self.standing.observe(
+            self._session if session_id is None else session_id, messages
+        )
         clean = sanitize_tool_pairs(messages)
         tokens = [self.count_tokens(m) for m in clean]
         bounds = self._boundaries(clean, tokens)
@@ -258,7 +280,7 @@ class CompressorEngine(ContextEngine):
         )
         if summary is None:
             return list(messages)
-        result, after = self._carry(assemble(head, summary, tail))
+        result, after = self._carry(assemble(head, summary, tail), standing)
         before = sum(tokens)
         if after >= before:
             logger.info("compressor.no_gain", before_tokens=before, after_tokens=after)
@@ -268,7 +290,9 @@ class CompressorEngine(ContextEngine):
         self.breaker.pass_ran()
         return result
 
-    def _carry(self, result: list[Message]) -> tuple[list[Message], int]:
+    def _carry(
+        self, result: list[Message], standing: StandingInstructions
+    ) -> tuple[list[Message], int]:
         """``result`` with the standing instructions in force after its system prompt, in
         their share of the window and never past it; and its tokens (each message counted
         once: the counter may be a model's tokenizer)."""
@@ -278,7 +302,7 @@ class CompressorEngine(ContextEngine):
         result = StandingInstructions.strip(result)
         after = sum(self.count_tokens(m) for m in result)
         room = min(int(window * StandingInstructions.SHARE), window - after)
-        block = self.standing.carried(room, share=1.0).message
+        block = standing.carried(room, share=1.0).message
         if block is None:
             return result, after
         return StandingInstructions.place(result, block), after + self.count_tokens(block)

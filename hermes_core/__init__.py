@@ -63,11 +63,14 @@ from hermes_core.llm import (
 from hermes_core.log import LOGGER_NAME, EventLogger, event_fields, get_logger
 from hermes_core.markers import hookimpl, hookspec
 from hermes_core.messages import (
+    ENGINE_MARKERS,
     MAX_NESTING,
     ROLES,
     MessageProblem,
     copy_message,
     copy_messages,
+    engine_written,
+    is_users_words,
     render_turns,
     role_of,
     sanitize_tool_pairs,
@@ -98,12 +101,13 @@ from hermes_core.tokens import (
 
 if TYPE_CHECKING:  # at run time these load on first use, below
     from hermes_core.llm.client import ChatClient, ChatResult
-    from hermes_core.standing import StandingInstructions
+    from hermes_core.standing import SessionInstructions, StandingInstructions
 
 __all__ = [
     "CHARS_PER_TOKEN",
     "ENGINE_GROUP",
     "ENGINE_HOOKS",
+    "ENGINE_MARKERS",
     "HOOKS",
     "HOST_OFFERED_KEYWORDS",
     "HOST_REQUIRED_ARGUMENTS",
@@ -151,6 +155,7 @@ __all__ = [
     "MessageProblem",
     "PluginContext",
     "PruneGate",
+    "SessionInstructions",
     "Source",
     "StandingInstructions",
     "UnknownKey",
@@ -162,6 +167,7 @@ __all__ = [
     "copy_messages",
     "default_sources",
     "discover",
+    "engine_written",
     "estimate_message_tokens",
     "estimate_text_tokens",
     "estimate_tokens",
@@ -173,6 +179,7 @@ __all__ = [
     "is_bool",
     "is_fraction",
     "is_number",
+    "is_users_words",
     "load_config",
     "read_section",
     "redact",
@@ -196,8 +203,8 @@ def __getattr__(name: str) -> object:
         return getattr(client, name)
     # Standing instructions compile their patterns at import: an engine that carries them
     # pays for that, not every ``import hermes_core``.
-    if name == "StandingInstructions":
-        from hermes_core.standing import StandingInstructions
+    if name in ("StandingInstructions", "SessionInstructions"):
+        from hermes_core import standing
 
-        return StandingInstructions
+        return getattr(standing, name)
     raise AttributeError(f"module 'hermes_core' has no attribute {name!r}")

@@ -6,13 +6,16 @@ from hermes_core.standing.block import HEADER, is_block
 from hermes_core.standing.detect import Directive, find_directives
 from hermes_core.standing.ledger import SHARE, Carried, Instruction, StandingInstructions
 from hermes_core.standing.placing import with_block, without_blocks
+from hermes_core.standing.sessions import KEPT_SESSIONS, SessionInstructions
 
 __all__ = [
     "HEADER",
+    "KEPT_SESSIONS",
     "SHARE",
     "Carried",
     "Directive",
     "Instruction",
+    "SessionInstructions",
     "StandingInstructions",
     "find_directives",
     "is_block",

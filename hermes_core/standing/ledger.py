@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from hermes_core.log import get_logger
-from hermes_core.messages import text_of
+from hermes_core.messages import is_users_words, text_of
 from hermes_core.redaction import redact
 from hermes_core.standing.block import HEADER, is_block
 from hermes_core.standing.detect import find_directives
@@ -125,9 +125,13 @@ class StandingInstructions:
     def observe(
         self, messages: Sequence[Any], skip: Callable[[dict[str, Any]], bool] | None = None
     ) -> int:
-        """Read the user messages of ``messages`` not read before (``skip`` names others to
-        leave, such as an engine's own summaries); the number of instructions set or
-        ended.
+        """Read the user's own words in ``messages`` not read before; the number of
+        instructions set or ended.
+
+        Only ``user`` messages no engine wrote are read (:func:`hermes_core.is_users_words`;
+        ``skip`` names more to leave, such as the engine's own summaries), and blocks an
+        engine carried (``system`` messages, :func:`is_block`) are adopted. A tool result,
+        a reply or a summary never sets or ends an instruction, whatever it says.
 
         Costs what is new: a list that starts with the very message objects the last one
         did (first and last, as a host hands them every turn) is read from where that one
@@ -148,7 +152,7 @@ class StandingInstructions:
             if is_block(message):  # carried before (by this process or another): adopted
                 changes += self._adopt(text_of(message))
                 continue
-            if not isinstance(message, dict) or message.get("role") != "user":
+            if not is_users_words(message):  # a tool's, the model's or an engine's text
                 continue
             if skip is not None and skip(message):
                 continue

@@ -19,6 +19,7 @@ from hermes_core import (
     HermesConfig,
     Message,
     PruneGate,
+    SessionInstructions,
     StandingInstructions,
     copy_messages,
     estimate_message_tokens,
@@ -37,7 +38,6 @@ from hermes_engine_lcm.relevance.ranking import HybridRelevance, KeywordRelevanc
 from hermes_engine_lcm.render import SUMMARY_PREFIX, is_lcm_summary
 from hermes_engine_lcm.selection import Shares, active_messages, build_request
 from hermes_engine_lcm.settings import RULES, LCMSettings, embedding_setting
-from hermes_engine_lcm.standing import SessionInstructions
 from hermes_engine_lcm.store.cache import MessageCache
 from hermes_engine_lcm.store.embeddings import vector_count
 from hermes_engine_lcm.store.keys import UNNAMED_SESSION, session_key

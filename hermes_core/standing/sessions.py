@@ -1,5 +1,5 @@
-"""Each session's standing instructions, for LCM: read from what the host hands, carried in
-every request and every compacted history (see :class:`hermes_core.StandingInstructions`).
+"""Standing instructions kept apart per session: what one session's user said is carried in
+that session's requests only, never in another's (one engine may serve many users).
 
 The ledgers of the most recently used :data:`KEPT_SESSIONS` sessions are kept; a session
 dropped from memory reads its rules again from the block its compacted history holds and
@@ -12,7 +12,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from hermes_core import StandingInstructions
+from hermes_core.standing.ledger import StandingInstructions
 
 __all__ = ["KEPT_SESSIONS", "SessionInstructions"]
 
@@ -21,9 +21,12 @@ KEPT_SESSIONS = 1_024
 
 
 class SessionInstructions:
-    """Per-session :class:`~hermes_core.StandingInstructions`. Thread-safe."""
+    """One :class:`~hermes_core.StandingInstructions` per session. Thread-safe.
 
-    def __init__(self, skip: Callable[[Any], bool]) -> None:
+    ``skip`` names the messages an engine wrote itself (its summaries), which are never
+    read as the user's words."""
+
+    def __init__(self, skip: Callable[[Any], bool] | None = None) -> None:
         self._skip = skip
         self._ledgers: OrderedDict[str, StandingInstructions] = OrderedDict()
         self._lock = threading.Lock()
@@ -40,11 +43,15 @@ class SessionInstructions:
                 self._ledgers.move_to_end(session_id)
             return ledger
 
-    def observe(self, session_id: str, messages: Any) -> None:
-        """Read what ``messages`` (a list the host handed) says of the session's rules."""
+    def observe(self, session_id: str, messages: Any) -> StandingInstructions:
+        """Read what ``messages`` (a list the host handed) says of the session's rules; the
+        session's ledger."""
+        ledger = self.of(session_id)
         if isinstance(messages, list):
-            self.of(session_id).observe(messages, skip=self._skip)
+            ledger.observe(messages, skip=self._skip)
+        return ledger
 
     def forget(self, session_id: str) -> None:
+        """Drop the session's ledger (a reset: its rules are gone with its history)."""
         with self._lock:
             self._ledgers.pop(session_id, None)

@@ -1,0 +1,47 @@
+"""Whose words a message holds: the user's own, or text that only passes through.
+
+Only the user's own words may set what an engine carries on their behalf (a
+standing instruction). A message holds them when its role is ``user`` and no
+engine wrote it: an engine's summary, stub or note is often stored as a
+``user`` row (Hermes Agent stores its own summaries that way, and so do ours),
+and what it paraphrases came from tool results and replies as much as from
+the user. Everything else is data, whatever it says or imitates:
+
+- ``tool`` results (a web page, a file, a retrieved passage, an engine tool's
+  answer), ``assistant`` replies (the model's words), ``developer`` and
+  ``function`` messages;
+- ``user`` rows an engine wrote, recognised by the marker they begin with:
+  :data:`ENGINE_MARKERS` (Hermes Agent's compaction summaries) and the markers
+  an engine names for its own.
+
+``system`` messages are the integrator's: no tool, page or model writes one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from hermes_core.messages.text import text_of
+
+__all__ = ["ENGINE_MARKERS", "engine_written", "is_users_words"]
+
+#: How Hermes Agent begins the summaries it stores as ``user`` rows (``[CONTEXT
+#: COMPACTION ...`` since 0.19, ``[CONTEXT SUMMARY]:`` before, and a turn it had to merge
+#: with a summary, ``[PRIOR CONTEXT ...``).
+ENGINE_MARKERS: tuple[str, ...] = ("[CONTEXT COMPACTION", "[CONTEXT SUMMARY]:", "[PRIOR CONTEXT")
+
+
+def engine_written(message: Any, markers: Iterable[str] = ()) -> bool:
+    """Whether ``message`` begins with a marker an engine writes: one of
+    :data:`ENGINE_MARKERS` or of ``markers`` (an engine's own)."""
+    text = text_of(message).lstrip()
+    return text.startswith((*ENGINE_MARKERS, *markers))
+
+
+def is_users_words(message: Any, markers: Iterable[str] = ()) -> bool:
+    """Whether ``message`` holds the user's own words: role ``user`` and written by no
+    engine (``markers``: the engine's own, beside :data:`ENGINE_MARKERS`)."""
+    if not isinstance(message, dict) or message.get("role") != "user":
+        return False
+    return not engine_written(message, markers)
