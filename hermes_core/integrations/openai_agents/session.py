@@ -12,6 +12,7 @@ from agents.memory import Session, SessionABC
 from hermes_core.host import ContextHost
 from hermes_core.integrations.openai_agents.input_filter import ContextEngineInputFilter
 from hermes_core.integrations.openai_agents.items import ItemMap
+from hermes_core.integrations.openai_agents.replacing import start_replacing
 from hermes_core.integrations.openai_agents.tools import engine_function_tools
 from hermes_core.tokens import estimate_tokens
 
@@ -57,7 +58,9 @@ class ContextEngineSession(SessionABC):
     store, where its tools find them. When the engine's ``should_compress`` says so,
     ``compress`` runs and the stored items become what it returns (the items it kept,
     and its summary), as Hermes Agent's history does; with LCM nothing is lost, since
-    its store keeps every original.
+    its store keeps every original. The replacement is all or nothing: a run cancelled
+    during it leaves the old items or the new ones, never none
+    (:mod:`~hermes_core.integrations.openai_agents.replacing`).
 
     Pass :meth:`run_config` (or ``input_filter``) to the run, so each model call
     gets the engine's ``select_context``; ``hooks`` as the run's ``hooks``, so the
@@ -89,6 +92,9 @@ class ContextEngineSession(SessionABC):
         self._started = False
         self._lock = asyncio.Lock()
         self._last_usage: dict[str, int] | None = None  # of the model's last call
+        #: A replacement of the items under way: a cancelled run does not stop it, and
+        #: every later call waits for it.
+        self._replacing: asyncio.Future[None] | None = None
 
     @property
     def tools(self) -> list[Any]:
@@ -112,22 +118,29 @@ class ContextEngineSession(SessionABC):
 
     # ------------------------------------------------------------------ the protocol
 
+    async def _settled(self) -> None:
+        """Wait for a replacement a cancelled run left under way."""
+        if self._replacing is not None and not self._replacing.done():
+            await asyncio.shield(self._replacing)
+
     async def get_items(self, limit: int | None = None) -> list[TResponseInputItem]:
         """The stored items, the latest ``limit`` of them when given."""
+        await self._settled()
         return await self.underlying.get_items(limit)
 
     async def add_items(self, items: list[TResponseInputItem]) -> None:
         """Store ``items``; when they end a turn, hand it to the engine, and compact when
         the engine asks for it."""
         async with self._lock:
+            await self._settled()
             await self.underlying.add_items(items)
             if not _ends_turn(items):
                 return
             stored = await self.underlying.get_items()
             compacted = await asyncio.to_thread(self._turn_ended, stored)
-            if compacted is not None:
-                await self.underlying.clear_session()
-                await self.underlying.add_items(compacted)
+            if compacted is not None:  # all or nothing, whenever the run is cancelled
+                self._replacing = start_replacing(self.underlying, compacted)
+                await asyncio.shield(self._replacing)
 
     def _turn_ended(self, stored: list[Any]) -> list[Any] | None:
         """``on_turn_complete``, then a compaction pass when due: the items to store
@@ -152,6 +165,7 @@ class ContextEngineSession(SessionABC):
 
     async def pop_item(self) -> TResponseInputItem | None:
         """Remove and return the latest item."""
+        await self._settled()
         return await self.underlying.pop_item()
 
     async def clear_session(self) -> None:
@@ -159,5 +173,6 @@ class ContextEngineSession(SessionABC):
         engine with a store keeps what it stored: LCM's store keeps every message of the
         session, and may bring one back when it is relevant again; to start a
         conversation with no past, use a new ``session_id``."""
+        await self._settled()
         await asyncio.to_thread(self.host.reset_session, session_id=self.session_id)
         await self.underlying.clear_session()
