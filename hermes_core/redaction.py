@@ -110,6 +110,20 @@ _RULES: tuple[_Rule, ...] = (
     _rule(r"\bgh[pousr]_[A-Za-z0-9]{30,512}", r"[A-Za-z0-9]*", _whole),
     _rule(r"\bxox[abposr]-[A-Za-z0-9\-]{10,512}", r"[A-Za-z0-9\-]*", _whole),
     _rule(rf"\bAIza{_KEY_CHARS}{{30,512}}", rf"{_KEY_CHARS}*", _whole),
+    # Stripe (sk_live_, rk_test_), GitHub fine-grained, Hugging Face, GitLab, npm, SendGrid
+    _rule(r"\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,512}", r"[A-Za-z0-9]*", _whole),
+    _rule(r"\bgithub_pat_[A-Za-z0-9_]{22,512}", r"[A-Za-z0-9_]*", _whole),
+    _rule(r"\bhf_[A-Za-z0-9]{30,512}", r"[A-Za-z0-9]*", _whole),
+    _rule(r"\bglpat-[A-Za-z0-9_\-]{20,512}", r"[A-Za-z0-9_\-]*", _whole),
+    _rule(r"\bnpm_[A-Za-z0-9]{36,512}", r"[A-Za-z0-9]*", _whole),
+    _rule(r"\bSG\.[A-Za-z0-9_\-]{16,64}\.[A-Za-z0-9_\-]{16,512}", r"[A-Za-z0-9_\-]*", _whole),
+    # a JSON Web Token (a JSON header, '{"' being "eyJ" in base64url, then a payload and a
+    # signature after dots): from its header to the end of its last part
+    _rule(
+        r"\beyJ[A-Za-z0-9_\-]{16,1000}",
+        r"[A-Za-z0-9_\-]*(?:\.[A-Za-z0-9_\-]*){0,2}",
+        _whole,
+    ),
     # bearer tokens, and "api_key: ..." style assignments
     _rule(
         r"(?i)\b(bearer|basic)[ \t]{1,64}[A-Za-z0-9._~+/\-]{8,512}",

@@ -188,6 +188,25 @@ EACH_RULE = {
         "ok",
     ),
     "Slack token": ("hook xoxb-1234567890-AbCdEfGhIj done", "AbCdEfGhIj", "done"),
+    "Stripe secret key": ("charge sk_live_AbCdEfGhIjKlMnOpQrSt ok", "AbCdEfGhIjKlMnOp", "ok"),
+    "GitHub fine-grained token": (
+        "clone github_pat_11AbCdEfGh0IjKlMnOpQrSt_UvWxYz ok",
+        "AbCdEfGh0IjKlMnOp",
+        "ok",
+    ),
+    "Hugging Face token": ("pull hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123 ok", "AbCdEfGhIjKlMnOp", "ok"),
+    "GitLab token": ("push glpat-AbCdEfGhIjKlMnOpQrSt ok", "AbCdEfGhIjKlMnOp", "ok"),
+    "npm token": ("publish npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 ok", "AbCdEfGhIjKl", "ok"),
+    "SendGrid key": (
+        "mail SG.AbCdEfGhIjKlMnOpQrSt.UvWxYz0123456789AbCdEfGh ok",
+        "UvWxYz0123456789",
+        "ok",
+    ),
+    "JSON Web Token": (
+        "cookie eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.Sfl_KxwRJSMeKKF2QT4fw ok",
+        "eyJzdWIiOiJhbGljZSJ9",
+        "ok",
+    ),
     "Google API key": (
         "maps AIzaSyAbCdEfGhIjKlMnOpQrStUvWxYz0123456 end",
         "AbCdEfGhIjKlMnOpQrSt",
@@ -236,6 +255,12 @@ def test_words_that_only_count_tokens_are_left_as_they_are() -> None:
     "template",
     [
         "key sk-{secret} end",
+        "key sk_live_{secret} end",
+        "key github_pat_{secret} end",
+        "key hf_{secret} end",
+        "key glpat-{secret} end",
+        "key npm_{secret} end",
+        "jwt eyJ{secret}.eyJ{secret}.{secret} end",
         "Authorization: Bearer {secret} end",
         "client_secret={secret} end",
         "GET /v1?api_key={secret}&end=1",
