@@ -24,6 +24,7 @@ __all__ = [
     "emit_json",
     "fail",
     "out",
+    "printable",
     "repeated_summary",
     "say",
 ]
@@ -151,12 +152,33 @@ def configure_logging(debug: bool, log_format: str = "console") -> None:
     )
 
 
+#: What a terminal would act on instead of showing: control characters (an escape
+#: sequence starts with one) other than a line break and a tab, the C1 controls, the
+#: characters that reorder text (bidirectional overrides), and lone surrogates, which no
+#: encoding can write.
+_UNPRINTABLE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+)
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group(0))
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str) -> str:
+    """``text`` as a terminal shows it without acting on it: each control character,
+    text-reordering character and lone surrogate written as its escape (``\\x1b``)."""
+    return _UNPRINTABLE.sub(_escaped, text)
+
+
 class _Escaping(string.Formatter):
     """Fills a markup template; each value is formatted, then escaped, so that text such
-    as ``hermes-context[plot]`` or ``[x]`` is shown as written, never taken for markup."""
+    as ``hermes-context[plot]`` or ``[x]`` is shown as written, never taken for markup,
+    and a control character is shown as its escape (:func:`printable`)."""
 
     def format_field(self, value: Any, format_spec: str) -> str:
-        return escape(format(value, format_spec))
+        return escape(printable(format(value, format_spec)))
 
 
 _ESCAPING = _Escaping()
@@ -170,8 +192,9 @@ def say(template: str, /, *, to: Console = out, **values: Any) -> None:
 
 
 def cell(value: object) -> Text:
-    """A table cell showing ``value`` as written (table cells are markup otherwise)."""
-    return Text(str(value))
+    """A table cell showing ``value`` as written (table cells are markup otherwise), its
+    control characters as escapes (:func:`printable`)."""
+    return Text(printable(str(value)))
 
 
 def emit_json(data: Any) -> None:

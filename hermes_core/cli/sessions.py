@@ -9,7 +9,7 @@ import click
 from rich.table import Table
 
 from hermes_core.cli.common import load
-from hermes_core.cli.output import cell, emit_json, fail, out, say
+from hermes_core.cli.output import cell, emit_json, err, fail, out, say
 from hermes_core.hermes_agent.sessions import SessionStoreError, list_sessions
 from hermes_core.redaction import redact
 
@@ -27,10 +27,13 @@ HERMES_HOME_HELP = "Hermes Agent's home (default: $HERMES_HOME, else ~/.hermes).
 def command(ctx: click.Context, hermes_home: Path | None, as_json: bool) -> None:
     """List the conversations Hermes Agent stored (state.db, every profile), read-only."""
     home = hermes_home if hermes_home is not None else load(ctx).home
+    skipped: list[str] = []
     try:
-        sessions = list_sessions(home)
+        sessions = list_sessions(home, skipped)
     except SessionStoreError as exc:
         fail(str(exc))
+    for line in skipped:  # on stderr: --json output stays one document
+        say("[yellow]skipped[/] {line}", to=err, line=line)
     if as_json:
         emit_json([session.as_dict() for session in sessions])
         return

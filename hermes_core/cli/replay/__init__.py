@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from hermes_core.cli.common import USE_CONFIG_HELP, engine_config, load, not_installed
-from hermes_core.cli.output import emit_json, fail, out, say
+from hermes_core.cli.output import cell, emit_json, fail, out, say
 from hermes_core.cli.replay.chart import (
     IMAGE_SUFFIXES,
     PlotUnavailableError,
@@ -373,7 +373,7 @@ def _show_ask(answer: dict[str, Any], window: int) -> None:
     rows.add_column(justify="right", style="bold")
     rows.add_column()
     for message in request[-4:]:
-        rows.add_row(str(message.get("role", "?")) + ":", _said(message))
+        rows.add_row(cell(str(message.get("role", "?")) + ":"), cell(_said(message)))
     out.print(Padding(rows, (0, 0, 0, 2)), width=min(out.width, _WIDTH))
     found = answer.get("found")
     if not answer.get("search_tool") or not isinstance(found, dict):

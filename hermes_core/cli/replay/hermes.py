@@ -11,7 +11,7 @@ from typing import Any
 from rich.table import Table
 
 from hermes_core.cli.common import engine_config, not_installed
-from hermes_core.cli.output import emit_json, fail, out, say
+from hermes_core.cli.output import emit_json, err, fail, out, say
 from hermes_core.cli.replay.chart import PlotUnavailableError, write_overlay
 from hermes_core.config import HermesConfig
 from hermes_core.discovery import discover
@@ -27,7 +27,6 @@ from hermes_core.hermes_agent.sessions.probes import Probe, find_probes
 from hermes_core.hermes_agent.sessions.scoring import EngineScore, score_engine
 from hermes_core.host import ContextHost
 from hermes_core.host.summarizer import summarizer_of
-from hermes_core.redaction import redact
 from hermes_core.registry import EngineRegistry
 
 __all__ = ["DEFAULT_WINDOW", "replay_hermes"]
@@ -46,7 +45,10 @@ def _window(config: HermesConfig, given: int | None) -> tuple[int, str]:
 
 
 def _chosen(home: Path, ids: tuple[str, ...], latest: int | None) -> list[HermesSession]:
-    sessions = list_sessions(home)
+    skipped: list[str] = []
+    sessions = list_sessions(home, skipped)
+    for line in skipped:
+        say("[yellow]skipped[/] {line}", to=err, line=line)
     if latest is not None:
         return sessions[:latest]
     by_id = {session.id: session for session in sessions}
@@ -93,6 +95,14 @@ def replay_hermes(
         except SessionStoreError as exc:
             fail(str(exc))
         transcript = rebuild(rows)
+        if transcript.unreadable:
+            say(
+                "[yellow]skipped[/] {count} rows of session {id} that are no message ({store})",
+                to=err,
+                count=transcript.unreadable,
+                id=session.id,
+                store=session.store,
+            )
         probes = find_probes(transcript.messages)
         scores = [
             _score(registry, chosen[name], transcript.messages, window, probes, use_config)
@@ -207,7 +217,7 @@ def _as_dict(
                 "asked_at_message": p.asked_at,
                 "held": {engine: found.get(id(p)) for engine, found in held.items()},
             }
-            | ({"text": redact(p.token)} if include_text else {})
+            | ({"text": p.shown} if include_text else {})
             for p in probes
         ],
         "recommendation": _recommend(scores),
@@ -263,7 +273,7 @@ def _show(
                 kind=probe.kind.replace("_", " "),
                 source=probe.source,
                 asked=probe.asked_at,
-                token=redact(probe.token)[:80],
+                token=probe.shown[:80],
                 marks=marks,
             )
         if len(probes) > 12:

@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from hermes_core.messages import text_of
+from hermes_core.redaction import REDACTED, redact
 from hermes_core.standing.detect import find_directives
 
-__all__ = ["MAX_PROBES", "MIN_GAP", "Probe", "find_probes"]
+__all__ = ["MAX_PROBES", "MIN_GAP", "Probe", "find_probes", "looks_like_a_key"]
 
 #: Messages between a token's first use and its reuse, at least: nearer, any engine has it.
 MIN_GAP = 20
@@ -49,12 +50,32 @@ class Probe:
     asked_at: int
     token: str
 
+    @property
+    def shown(self) -> str:
+        """The token as output may show it: redacted, and withheld whole when it looks like
+        a key of a shape no rule knows (:func:`looks_like_a_key`)."""
+        cleaned = redact(self.token)
+        return REDACTED if self.kind == "rare_token" and looks_like_a_key(cleaned) else cleaned
+
     def holds(self, request: list[dict[str, Any]], transcript: list[dict[str, Any]]) -> bool:
         """Whether ``request`` carries what this probe asks for, verbatim."""
         if self.kind == "rare_token":
             wanted = transcript[self.source].get("content")
             return any(message.get("content") == wanted for message in request)
         return any(self.token in text_of(message) for message in request)
+
+
+_KEYLIKE = re.compile(r"[A-Za-z0-9_\-+=]{16,}")
+
+
+def looks_like_a_key(token: str) -> bool:
+    """Whether ``token`` is one run of 16 or more key characters mixing upper case, lower
+    case and digits, as random keys and passwords do (an identifier such as
+    ``build_step_42`` or a path does not)."""
+    if _KEYLIKE.fullmatch(token) is None:
+        return False
+    classes = (str.isupper, str.islower, str.isdigit)
+    return all(any(test(c) for c in token) for test in classes)
 
 
 def find_probes(transcript: list[dict[str, Any]]) -> list[Probe]:

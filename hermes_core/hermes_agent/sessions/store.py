@@ -3,14 +3,21 @@
 Hermes keeps every session of a home in ``$HERMES_HOME/state.db`` (and each
 profile's in ``profiles/<name>/state.db``): SQLite in WAL mode, schema 22 in
 0.19, 30-31 in 0.21-0.22. This module lists the sessions and reads a
-session's rows, and never writes: the file is opened with SQLite's
-``mode=ro``. A store in WAL mode (Hermes' default) with no ``-wal`` file beside
-it has no Hermes process holding it open, so it is also opened ``immutable=1``,
-and SQLite does not create the ``-wal`` and ``-shm`` files a read-only WAL open
-otherwise leaves behind. A store in rollback-journal mode (Hermes 0.22's
-``database.journal_mode: delete``, for network filesystems) never has a
-``-wal``, and Hermes may be writing it: it is opened ``mode=ro`` alone, so that
-SQLite's locks keep a half-written transaction out of what is read.
+session's rows, and never writes, in its folder or elsewhere beside it:
+
+- A store in WAL mode (Hermes' default) with no ``-wal`` file beside it has no
+  Hermes process holding it open: it is opened ``mode=ro&immutable=1``, and
+  SQLite creates no ``-wal`` or ``-shm`` file.
+- A store with a ``-wal`` beside it (Hermes is running, or was killed) is read
+  from a private copy of the file and its ``-wal``, taken in a temporary folder:
+  a read-only open of the store itself would create or write its ``-shm``.
+- A store in rollback-journal mode (Hermes 0.22's ``database.journal_mode:
+  delete``, for network filesystems) never has a ``-wal``, and Hermes may be
+  writing it: it is opened ``mode=ro`` alone, so that SQLite's locks keep a
+  half-written transaction out of what is read.
+
+A row of a type Hermes never writes (``started_at`` as text or ``1e300``,
+token counts as text) is skipped and counted, never fatal: the rest is listed.
 
 Hermes 0.19-0.22.2 keeps sessions in SQLite only: its ``database`` settings are
 the journal mode and WAL sizes, and a PostgreSQL session store is a proposal
@@ -19,7 +26,10 @@ the journal mode and WAL sizes, and a PostgreSQL session store is a proposal
 
 from __future__ import annotations
 
+import math
+import shutil
 import sqlite3
+import tempfile
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
@@ -28,6 +38,7 @@ from typing import Any
 from urllib.parse import quote
 
 from hermes_core.hermes_agent.sessions.summaries import SUMMARY_LIKE
+from hermes_core.redaction import redact
 
 __all__ = [
     "SUPPORTED_VERSIONS",
@@ -84,7 +95,7 @@ class HermesSession:
         return {
             "id": self.id,
             "profile": self.profile,
-            "title": self.title,
+            "title": None if self.title is None else redact(self.title),
             "started_at": self.started_at,
             "model": self.model,
             "messages": self.messages,
@@ -109,10 +120,52 @@ def store_paths(home: Path) -> list[tuple[str, Path]]:
 
 @contextmanager
 def open_store(path: Path) -> Iterator[sqlite3.Connection]:
-    """A read-only connection to the store at ``path``, its schema version checked."""
+    """A read-only connection to the store at ``path``, its schema version checked; nothing
+    is written beside the store (a store with a ``-wal`` is read from a private copy)."""
+    if path.with_name(path.name + "-wal").exists():
+        with tempfile.TemporaryDirectory(prefix="hermes-store-") as folder:
+            copy = _private_copy(path, Path(folder))
+            with _connected(path, copy, "mode=ro") as connection:
+                yield connection
+        return
     mode = "mode=ro&immutable=1" if _closed_wal_store(path) else "mode=ro"
+    with _connected(path, path, mode) as connection:
+        yield connection
+
+
+#: Tries at a copy that no write of Hermes' overlapped.
+_COPY_TRIES = 5
+
+
+def _private_copy(path: Path, folder: Path) -> Path:
+    """``path`` and its ``-wal`` copied into ``folder``: the ``-wal`` before and after the
+    file, again until it did not change meanwhile (SQLite reads a ``-wal`` only up to its
+    last whole transaction, so a copy of one being written is still consistent)."""
+    wal = path.with_name(path.name + "-wal")
+    copy = folder / path.name
+    for _ in range(_COPY_TRIES):
+        try:
+            before = wal.stat()
+            shutil.copyfile(path, copy)
+            shutil.copyfile(wal, folder / wal.name)
+            after = wal.stat()
+        except FileNotFoundError:  # Hermes closed it meanwhile: its WAL was checkpointed
+            (folder / wal.name).unlink(missing_ok=True)
+            shutil.copyfile(path, copy)
+            return copy
+        except OSError as exc:
+            raise SessionStoreError(f"{path}: cannot read it ({exc})") from None
+        if (before.st_size, before.st_mtime_ns) == (after.st_size, after.st_mtime_ns):
+            break
+    return copy
+
+
+@contextmanager
+def _connected(path: Path, file: Path, mode: str) -> Iterator[sqlite3.Connection]:
+    """A connection to ``file`` (the store at ``path``, or a copy of it), errors naming
+    ``path``."""
     try:
-        connection = sqlite3.connect(f"file:{quote(str(path))}?{mode}", uri=True, timeout=5)
+        connection = sqlite3.connect(f"file:{quote(str(file))}?{mode}", uri=True, timeout=5)
     except sqlite3.Error as exc:
         raise SessionStoreError(f"{path}: cannot open it read-only ({exc})") from None
     with closing(connection):
@@ -161,8 +214,9 @@ def _unreadable(path: Path, exc: sqlite3.Error) -> str:
     )
 
 
-def list_sessions(home: Path) -> list[HermesSession]:
-    """Every session of every store of ``home``, the latest started first."""
+def list_sessions(home: Path, skipped: list[str] | None = None) -> list[HermesSession]:
+    """Every session of every store of ``home``, the latest started first. A row that cannot
+    be read as a session is left out, and described in ``skipped`` (file, id, why)."""
     sessions: list[HermesSession] = []
     for profile, path in store_paths(home):
         with open_store(path) as db:
@@ -175,24 +229,54 @@ def list_sessions(home: Path) -> list[HermesSession]:
             ).fetchall()
             passes = _compactions(db)
         for row in rows:
-            rotated = 1 if row["end_reason"] == "compression" else 0
-            sessions.append(
-                HermesSession(
-                    id=str(row["id"]),
-                    store=path,
-                    profile=profile,
-                    title=row["title"],
-                    started_at=float(row["started_at"] or 0),
-                    model=row["model"],
-                    messages=int(row["kept"] or 0),
-                    parent_id=row["parent_session_id"],
-                    end_reason=row["end_reason"],
-                    input_tokens=int(row["input_tokens"] or 0),
-                    output_tokens=int(row["output_tokens"] or 0),
-                    compactions=passes.get(str(row["id"]), 0) + rotated,
-                )
-            )
+            try:
+                sessions.append(_session(row, path, profile, passes))
+            except ValueError as exc:
+                if skipped is not None:
+                    skipped.append(f"{path}: session {redact(repr(row['id']))[:80]}: {exc}")
     return sorted(sessions, key=lambda session: session.started_at, reverse=True)
+
+
+#: The latest start a session may have (the end of year 9999, as datetime can show it).
+_LATEST = 253_402_300_799.0
+
+
+def _session(row: sqlite3.Row, path: Path, profile: str, passes: dict[str, int]) -> HermesSession:
+    """One session row, its types checked (ValueError naming the column otherwise)."""
+    started = _number(row["started_at"], "started_at")
+    if not 0 <= started <= _LATEST:
+        raise ValueError(f"started_at {started!r} is no time")
+    rotated = 1 if row["end_reason"] == "compression" else 0
+    return HermesSession(
+        id=str(row["id"]),
+        store=path,
+        profile=profile,
+        title=_text(row["title"]),
+        started_at=started,
+        model=_text(row["model"]),
+        messages=int(row["kept"] or 0),
+        parent_id=_text(row["parent_session_id"]),
+        end_reason=_text(row["end_reason"]),
+        input_tokens=int(_number(row["input_tokens"], "input_tokens")),
+        output_tokens=int(_number(row["output_tokens"], "output_tokens")),
+        compactions=passes.get(str(row["id"]), 0) + rotated,
+    )
+
+
+def _number(value: Any, column: str) -> float:
+    """A column Hermes writes as a number: None is 0; anything else not a finite number
+    of at most 1e18 is a ValueError naming ``column``."""
+    if value is None:
+        return 0.0
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"{column} is {type(value).__name__}, not a number")
+    if not math.isfinite(value) or abs(value) > 1e18:
+        raise ValueError(f"{column} {value!r} is out of range")
+    return float(value)
+
+
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)
 
 
 def _compactions(db: sqlite3.Connection) -> dict[str, int]:

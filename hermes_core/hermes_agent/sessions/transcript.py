@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hermes_core.hermes_agent.sessions.summaries import is_summary
+from hermes_core.messages import ROLES
 
 __all__ = ["Transcript", "rebuild"]
 
@@ -41,6 +42,9 @@ class Transcript:
     compactions: list[int] = field(default_factory=list)
     rewound: int = 0
     copies: int = 0
+    #: Rows left out because they cannot be read as a message (a role that is no text,
+    #: a field nested past what a decoder can follow): counted, never fatal.
+    unreadable: int = 0
 
 
 def _message(row: Mapping[str, Any]) -> dict[str, Any]:
@@ -49,7 +53,7 @@ def _message(row: Mapping[str, Any]) -> dict[str, Any]:
     if row.get("tool_calls"):
         try:
             message["tool_calls"] = json.loads(row["tool_calls"])
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, RecursionError):
             message["tool_calls"] = []
     if row.get("tool_call_id"):
         message["tool_call_id"] = row["tool_call_id"]
@@ -63,7 +67,7 @@ def _content(stored: Any) -> Any:
     if isinstance(stored, str) and stored.startswith("[{") and stored.endswith("}]"):
         try:
             parts = json.loads(stored)
-        except ValueError:
+        except (ValueError, RecursionError):
             return stored
         if isinstance(parts, list) and all(isinstance(p, dict) and "type" in p for p in parts):
             return parts
@@ -90,7 +94,12 @@ def rebuild(rows: Iterable[Mapping[str, Any]]) -> Transcript:
     """The transcript of ``rows`` (a session chain's, in order)."""
     out = Transcript()
     keys: list[str] = []
-    pending = list(rows)
+    pending = []
+    for row in rows:
+        if _readable(row):
+            pending.append(row)
+        else:
+            out.unreadable += 1
     index = 0
     while index < len(pending):
         row = pending[index]
@@ -122,6 +131,18 @@ def _append(out: Transcript, keys: list[str], row: Mapping[str, Any]) -> None:
     message = _message(row)
     out.messages.append(message)
     keys.append(_key(message))
+
+
+def _readable(row: Mapping[str, Any]) -> bool:
+    """Whether ``row`` can be read as a message: a role a message has, and fields a decoder
+    can follow (one nested 100,000 deep cannot)."""
+    if row.get("role") not in ROLES:
+        return False
+    try:
+        _key(_message(row))
+    except (TypeError, ValueError, RecursionError):
+        return False
+    return True
 
 
 def _retired(row: Mapping[str, Any]) -> bool:
