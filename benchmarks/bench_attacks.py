@@ -4,7 +4,8 @@ locked, redacting adversarial text, a gzip bomb, and memory after many sessions.
 Each figure is printed beside what the attack cost before its fix where that can be
 measured in the same run (the quadratic URL pattern, on a smaller input). Each claim is
 a ratio judged against its bound (``judging.py``); the script exits 1 when one misses:
-redaction stays linear (1 MiB costs at most twice 16 times 64 KiB); the old URL
+redaction stays linear (1 MiB costs at most twice 16 times 64 KiB), and so do finding
+standing instructions and rare-token probes in hostile text; the old URL
 pattern costs at least 10 times what ``redact`` does now; a gzip bomb at most
 doubles peak RSS (inflated, it would be some 25 times); the memory held after 4,000
 sessions is at most 1.5 times that after 2,000 (linear growth, the bug, doubles); a
@@ -29,7 +30,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from judging import Target, judge
+from judging import Target, judge, median_ratio
 
 from hermes_core.redaction import redact
 from hermes_core.testing import host_for
@@ -64,6 +65,41 @@ def redaction() -> list[Target]:
         f"{new * 1000:.1f} ms ({old / new:.0f}x)"
     )
     targets.append(Target("the old URL pattern / redact() now", old / new, 10.0, at_least=True))
+    return targets
+
+
+#: Hostile text for the instruction detector and the rare-token probes: runs that made a
+#: pattern scan to the end from each of their characters (issue 45, defects 8 and 9).
+DETECTOR_INPUTS = {
+    "never + words-and-hyphens": "never " + "a-" * 600_000,
+    "blank lines": "\n" * 1_200_000,
+    "slashes": "always " + "a/" * 600_000,
+    "dots": "never " + "a." * 600_000,
+    "rules": "From now on, always reply in French. " * 40_000,
+}
+
+
+def detector() -> list[Target]:
+    """Finding standing instructions and rare-token probes is linear: 1 MiB of hostile text
+    costs at most twice 16 times what 64 KiB does."""
+    from hermes_core.hermes_agent.sessions.probes import find_probes
+    from hermes_core.standing.detect import find_directives
+
+    targets = []
+    for name, text in DETECTOR_INPUTS.items():
+        for label, run in (
+            ("detect", find_directives),
+            ("probe", lambda t: find_probes([{"role": "user", "content": t}])),
+        ):
+
+            def measure(run: Any = run, text: str = text) -> tuple[float, float]:
+                return _seconds(partial(run, text[:1_048_576]), 1), _seconds(
+                    partial(run, text[:65_536]), 1
+                )
+
+            ratio = median_ratio(3, measure)
+            print(f"{label} 1 MiB / 64 KiB of {name}: {ratio:.1f}x")
+            targets.append(Target(f"{label} 1 MiB / 64 KiB of {name}", ratio, 32.0))
     return targets
 
 
@@ -212,7 +248,9 @@ def sessions() -> list[Target]:
 def main() -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     print("== attacks: what they cost now ==")
-    return judge([*redaction(), *gzip_bomb(), *sessions(), *stores()], source="bench_attacks")
+    return judge(
+        [*redaction(), *detector(), *gzip_bomb(), *sessions(), *stores()], source="bench_attacks"
+    )
 
 
 if __name__ == "__main__":

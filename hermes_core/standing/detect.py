@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["Directive", "find_directives", "sentences"]
+__all__ = ["MAX_RULE_CHARS", "MAX_SENTENCE", "Directive", "find_directives", "sentences"]
 
 Kind = Literal["instruction", "revocation"]
 
@@ -48,7 +48,9 @@ class Directive:
 
 
 _CODE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.DOTALL)
-_QUOTED = re.compile(r"^\s*>.*$", re.MULTILINE)
+# a quoted line: ">" after spaces or tabs (never across lines: "\s*" would make a run of
+# blank lines cost its length from every line start)
+_QUOTED = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
 # a sentence ends at . ! ? or a line break (list items are sentences of their own)
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)", re.MULTILINE)
 
@@ -122,8 +124,10 @@ _THIS_TURN = re.compile(
     r"text|message|list|table|script|test)|the following|below|above|attached|right now"
     r"|for now|this time|just this|today's)\b"
     # a named file or path is a thing of this turn: "add type hints to billing/core.py"
-    r"|\w/[\w.-]|\b[\w-]+\.(?:py|js|ts|tsx|md|json|ya?ml|txt|csv|go|rs|java|rb|c|cpp|h|sql|sh"
-    r"|toml|ini|cfg|html|css)\b",
+    # (a name starts where a run of name characters does, and is read 100 at most: a long
+    # run of words and hyphens costs its length once, not from each of its characters)
+    r"|\w/[\w.-]|(?<![\w-])[\w-]{1,100}\.(?:py|js|ts|tsx|md|json|ya?ml|txt|csv|go|rs|java|rb|c"
+    r"|cpp|h|sql|sh|toml|ini|cfg|html|css)\b",
     re.IGNORECASE,
 )
 _REVOKE = re.compile(
@@ -157,10 +161,35 @@ def _mentions(lowered: str, words: tuple[str, ...], pattern: re.Pattern[str]) ->
     return any(word in lowered for word in words) and pattern.search(lowered) is not None
 
 
+#: The longest sentence read as one: a longer run without a full stop or a line break is
+#: read in pieces of this size, cut at a space where there is one. It bounds what every
+#: pattern examines, so detection is linear in the text whatever the text.
+MAX_SENTENCE = 2_000
+#: The longest sentence that can state a rule (a longer one is material, not a rule).
+MAX_RULE_CHARS = 1_000
+
+
+def _pieces(sentence: str) -> list[str]:
+    """``sentence`` in pieces of at most :data:`MAX_SENTENCE` characters (cut by index:
+    each character is copied once)."""
+    pieces = []
+    start = 0
+    while len(sentence) - start > MAX_SENTENCE:
+        cut = sentence.rfind(" ", start + MAX_SENTENCE // 2, start + MAX_SENTENCE)
+        cut = start + MAX_SENTENCE if cut < 0 else cut
+        pieces.append(sentence[start:cut])
+        start = cut
+    pieces.append(sentence[start:])
+    return pieces
+
+
 def sentences(text: str) -> list[str]:
-    """The sentences of ``text`` outside code and quotes, stripped, in order."""
+    """The sentences of ``text`` outside code and quotes, stripped, in order; none longer
+    than :data:`MAX_SENTENCE`."""
     prose = _QUOTED.sub(" ", _CODE.sub(" ", text))
-    found = (m.group(0).strip(" \t-*•") for m in _SENTENCE.finditer(prose))
+    found = (
+        piece.strip(" \t-*•") for m in _SENTENCE.finditer(prose) for piece in _pieces(m.group(0))
+    )
     return [s for s in found if len(s) > 3]
 
 
@@ -199,6 +228,8 @@ def find_directives(text: str) -> list[Directive]:
     sentence, verbatim."""
     found = []
     for sentence in sentences(text):
+        if len(sentence) > MAX_RULE_CHARS:
+            continue  # no rule a person sets runs this long: a pasted text, not a rule
         if _REVOKE.search(sentence):
             found.append(Directive("revocation", sentence, 1))
             continue

@@ -15,6 +15,9 @@ Rules, in order:
   one sharing most of its content words (at least a third of them).
 - What is carried is the user's text verbatim: the whole message when it is
   short (:data:`WHOLE_MESSAGE_CHARS`), else the sentence that states the rule.
+- At most :data:`MAX_IN_FORCE` instructions are in force: past that, the
+  weakest, then the oldest, ends (``standing.instruction_evicted``), so that
+  reading a message costs the same however many rules came before.
 - Over its share of the budget, instructions give way in this order: the
   weakest first (a rule inferred from its form before one the user set in
   time, "from now on ..."), then the oldest. Each one dropped is logged as
@@ -24,6 +27,7 @@ Rules, in order:
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import itertools
 import threading
@@ -38,10 +42,17 @@ from hermes_core.redaction import redact
 from hermes_core.standing.block import HEADER, is_block
 from hermes_core.standing.detect import find_directives
 from hermes_core.standing.placing import with_block, without_blocks
-from hermes_core.standing.topics import overlap, slot
+from hermes_core.standing.topics import content_words, overlap, slot
 from hermes_core.tokens import MESSAGE_OVERHEAD, estimate_text_tokens
 
-__all__ = ["SHARE", "WHOLE_MESSAGE_CHARS", "Carried", "Instruction", "StandingInstructions"]
+__all__ = [
+    "MAX_IN_FORCE",
+    "SHARE",
+    "WHOLE_MESSAGE_CHARS",
+    "Carried",
+    "Instruction",
+    "StandingInstructions",
+]
 
 logger = get_logger("hermes_core.standing")
 
@@ -51,6 +62,12 @@ SHARE = 0.1
 WHOLE_MESSAGE_CHARS = 300
 #: User messages remembered as read (by digest); past this the oldest are forgotten.
 SEEN_MESSAGES = 100_000
+#: Instructions in force at most (a person sets a handful; past this, the weakest and
+#: oldest end).
+MAX_IN_FORCE = 64
+#: Ended instructions remembered (so a carried block cannot bring one back); past this the
+#: oldest are forgotten.
+ENDED_KEPT = 10_000
 #: A revocation or restatement matches an instruction sharing this share of its words.
 MATCH = 1 / 3
 RESTATED = 0.8
@@ -64,6 +81,12 @@ class Instruction:
     order: int
     score: int
     slot: str | None
+    #: Its content words, read once (revocations and restatements are matched by them).
+    words: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, text: str, order: int, score: int, slot_of: str | None) -> Instruction:
+        return cls(text, order, score, slot_of, content_words(text))
 
     @property
     def tokens(self) -> int:
@@ -102,7 +125,8 @@ class StandingInstructions:
     def __init__(self) -> None:
         self._in_force: list[Instruction] = []
         self._seen: OrderedDict[bytes, None] = OrderedDict()
-        self._ended: set[str] = set()  # revoked or replaced texts, never taken again
+        #: Revoked or replaced texts, never taken again (the latest ENDED_KEPT).
+        self._ended: OrderedDict[str, None] = OrderedDict()
         self._order = 0
         #: The list read last: its length, and its first and last message objects. A list
         #: that extends it (an agent hands its whole history every turn) is read from there.
@@ -174,10 +198,10 @@ class StandingInstructions:
         adopted = 0
         with self._lock:
             for text in lines:
-                if text in self._ended or any(i.text == text for i in self._in_force):
+                if text in self._ended or self._in_force_text(text):
                     continue
                 self._order += 1
-                self._in_force.append(Instruction(text, self._order, 2, slot(text)))
+                self._add(Instruction.of(text, self._order, 2, slot(text)))
                 adopted += 1
         return adopted
 
@@ -192,24 +216,34 @@ class StandingInstructions:
                     changes += self._revoke(directive.text)
                     continue
                 carried = text.strip() if whole else directive.text
-                if carried in self._ended or any(i.text == carried for i in self._in_force):
+                if carried in self._ended or self._in_force_text(carried):
                     continue
-                changes += 1 + self._replace(carried)
+                made = Instruction.of(carried, 0, directive.score, slot(directive.text))
+                changes += 1 + self._replace(made, slot(carried))
                 self._order += 1
-                self._in_force.append(
-                    Instruction(carried, self._order, directive.score, slot(directive.text))
-                )
+                self._add(dataclasses.replace(made, order=self._order))
                 if whole:  # one message, carried once, whatever it holds
                     break
         return changes
 
-    def _replace(self, text: str) -> int:
-        """End what ``text`` replaces: its slot's instruction, or a restatement."""
-        named = slot(text)
+    def _in_force_text(self, text: str) -> bool:
+        return any(i.text == text for i in self._in_force)  # at most MAX_IN_FORCE
+
+    def _add(self, instruction: Instruction) -> None:
+        """Put ``instruction`` in force; past :data:`MAX_IN_FORCE`, the weakest and oldest
+        ends."""
+        self._in_force.append(instruction)
+        if len(self._in_force) > MAX_IN_FORCE:
+            weakest = min(self._in_force, key=lambda i: (i.score, i.order))
+            self._end(weakest, "evicted")
+
+    def _replace(self, new: Instruction, named: str | None) -> int:
+        """End what ``new`` replaces: the instruction on its slot (``named``), or a
+        restatement."""
         ended = [
             i
             for i in self._in_force
-            if (named is not None and i.slot == named) or overlap(i.text, text) >= RESTATED
+            if (named is not None and i.slot == named) or overlap(i.words, new.words) >= RESTATED
         ]
         for instruction in ended:
             self._end(instruction, "replaced")
@@ -219,7 +253,8 @@ class StandingInstructions:
         named = slot(text)
         candidates = [i for i in self._in_force if named is not None and i.slot == named]
         if not candidates:
-            scored = [(overlap(i.text, text), i) for i in self._in_force]
+            words = content_words(text)
+            scored = [(overlap(i.words, words), i) for i in self._in_force]
             best = max((s for s, _ in scored), default=0.0)
             candidates = [i for s, i in scored if s >= MATCH and s == best]
         for instruction in candidates:
@@ -228,7 +263,9 @@ class StandingInstructions:
 
     def _end(self, instruction: Instruction, why: str) -> None:
         self._in_force.remove(instruction)
-        self._ended.add(instruction.text)
+        self._ended[instruction.text] = None
+        while len(self._ended) > ENDED_KEPT:
+            self._ended.popitem(last=False)
         logger.info("standing.instruction_ended", reason=why, order=instruction.order)
 
     def carried(self, budget_tokens: int, share: float = SHARE) -> Carried:

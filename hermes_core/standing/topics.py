@@ -69,9 +69,11 @@ def content_words(text: str) -> frozenset[str]:
     return frozenset(w for w in words if w and w not in _STOP)
 
 
-def overlap(a: str, b: str) -> float:
-    """The share of the smaller text's content words the two share (0 to 1)."""
-    left, right = content_words(a), content_words(b)
+def overlap(a: str | frozenset[str], b: str | frozenset[str]) -> float:
+    """The share of the smaller text's content words the two share (0 to 1); either may be
+    given as its content words already."""
+    left = a if isinstance(a, frozenset) else content_words(a)
+    right = b if isinstance(b, frozenset) else content_words(b)
     if not left or not right:
         return 0.0
     return len(left & right) / min(len(left), len(right))

@@ -13,6 +13,8 @@ from hermes_engine_lcm import LCMEngine
 from hermes_compressor import CompressorEngine
 from hermes_core import StandingInstructions
 from hermes_core.standing import HEADER
+from hermes_core.standing.detect import MAX_RULE_CHARS, MAX_SENTENCE, find_directives, sentences
+from hermes_core.standing.ledger import MAX_IN_FORCE
 from hermes_core.testing import host_for
 from hermes_core.testing.conversations import agent_turn, sample_conversation
 from tests.lcm.requests import select
@@ -153,3 +155,37 @@ def test_one_users_instruction_never_reaches_another_when_the_host_names_no_sess
     assert "555-0142" in _carried(engine.compress(alice))
     engine.on_session_start("bob")
     assert "555-0142" not in str(engine.compress(bob))
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    ["never " + "a-" * 300_000, "\n" * 600_000 + "done now", "always " + "a/" * 300_000],
+    ids=["words and hyphens", "blank lines", "slashes"],
+)
+def test_hostile_text_is_read_in_bounded_pieces_and_sets_no_rule(hostile: str) -> None:
+    """Every pattern examines one piece of at most MAX_SENTENCE characters at a time, so the
+    work is linear (``nox -s bench`` judges the ratio); a piece that long is no rule."""
+    pieces = sentences(hostile)
+    assert all(len(p) <= MAX_SENTENCE for p in pieces)
+    read = sum(len(p) for p in pieces)
+    assert read >= len("".join(hostile.split())) * 0.9  # nothing left unread
+    assert find_directives(hostile) == []
+
+
+def test_thousands_of_rules_keep_a_bounded_ledger_of_the_newest() -> None:
+    ledger = StandingInstructions()
+    said = [
+        {"role": "user", "content": f"From now on, never mention the project codename q{n}z."}
+        for n in range(2_000)
+    ]
+    ledger.observe(said)
+    kept = ledger.instructions
+    assert len(kept) == MAX_IN_FORCE
+    assert kept[-1].text == said[-1]["content"]  # the newest are in force
+    assert len(json.dumps(ledger.shown())) < MAX_IN_FORCE * 2 * MAX_RULE_CHARS
+
+
+def test_a_rule_longer_than_any_person_writes_is_not_carried() -> None:
+    ledger = StandingInstructions()
+    ledger.observe([{"role": "user", "content": "From now on, always say " + "word " * 400}])
+    assert ledger.instructions == ()

@@ -32,12 +32,26 @@ MAX_PROBES = 40
 #: A token is rare when at most this many messages held it before its reuse.
 RARE = 2
 
+# Each kind starts where a run of its characters does (a lookbehind) and reads at most
+# 200 of them: a long run costs its length once, never once per character of it.
 _TOKEN = re.compile(
-    r"(?:~|\.{0,2})/[\w.\-/]{3,}"  # a path
-    r"|\b[A-Za-z][\w\-]*(?:\d[\w\-]*|_[\w\-]+)\b"  # an identifier with digits or underscores
-    r"|\b\d{4,}\b"  # a number of four or more digits
-    r"|\b\w+(?:Error|Exception)\b"  # an error's name
+    r"(?<![\w.\-/~])(?:~|\.{0,2})/[\w.\-/]{3,200}"  # a path
+    r"|(?<![\w\-])[A-Za-z][\w\-]{0,199}(?![\w\-])"  # a name: kept when it has a digit or _
+    r"|(?<!\w)\d{4,200}(?!\w)"  # a number of four or more digits
 )
+#: A name is a probe when it holds a digit or an underscore, or names an error.
+_IDENTIFIER = re.compile(r"[A-Za-z][\w\-]*(?:\d|_[\w\-])|\w+(?:Error|Exception)$")
+
+
+def _tokens(text: str) -> set[str]:
+    """The rare-token candidates of ``text``: paths, identifiers with digits or
+    underscores, numbers of four or more digits, errors' names."""
+    found = set()
+    for token in _TOKEN.findall(text):
+        if token[0].isalpha() and _IDENTIFIER.match(token) is None:
+            continue
+        found.add(token.rstrip("."))
+    return found
 
 
 @dataclass(frozen=True)
@@ -90,7 +104,7 @@ def _rare_tokens(transcript: list[dict[str, Any]]) -> list[Probe]:
     found: dict[str, Probe] = {}
     for index, message in enumerate(transcript):
         # a path that ends a sentence keeps its full stop out: "/etc/x.key." is /etc/x.key
-        tokens = {token.rstrip(".") for token in _TOKEN.findall(text_of(message))}
+        tokens = _tokens(text_of(message))
         if message.get("role") == "user":
             for token in tokens:
                 start = first.get(token)
