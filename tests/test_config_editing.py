@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from hermes_core.config.editing import ConfigEditError, set_context_engine, write_config_text
+from hermes_core.config.editing import ConfigEditError, set_context_engine
+from hermes_core.config.writing import write_config_text
 
 #: A config.yaml as Hermes Agent users keep it: comments, anchors, aliases,
 #: merge keys, odd quoting, blank lines, a flow sequence and a block scalar.

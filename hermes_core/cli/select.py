@@ -11,8 +11,9 @@ from hermes_core import discovery
 from hermes_core.cli.common import discover, not_installed
 from hermes_core.cli.output import fail, say
 from hermes_core.config import HermesConfig, load_config
-from hermes_core.config.editing import ConfigEditError, set_context_engine, write_config_text
+from hermes_core.config.editing import ConfigEditError, set_context_engine
 from hermes_core.config.enabling import enable_plugin
+from hermes_core.config.writing import ConfigChangedError, edit_config_file
 from hermes_core.names import ENGINE_NAME_RULE, is_valid_engine_name
 from hermes_core.registry import EngineRecord, EngineRegistry, EngineStatus
 
@@ -63,16 +64,18 @@ def command(ctx: click.Context, name: str, create: bool) -> None:
             f"{path} is read-only (mode {stat.S_IMODE(path.stat().st_mode):04o}): not changed; "
             f"make it writable (chmod u+w) or set context.engine: {name} there by hand"
         )
-    try:
-        # bytes, not read_text: its newline translation would rewrite a CRLF file
-        text = path.read_bytes().decode("utf-8") if path.exists() else ""
-        edited = set_context_engine(enable_plugin(text, enable) if enable else text, name)
+
+    def edit(text: str) -> str:
+        return set_context_engine(enable_plugin(text, enable) if enable else text, name)
+
+    try:  # made again from the new text when another process changed the file meanwhile
+        edit_config_file(path, edit)
     except (OSError, UnicodeDecodeError) as exc:
-        fail(f"{path}: cannot read it ({exc})")
+        fail(f"{path}: cannot read or write it ({exc})")
     except ConfigEditError as exc:
         fail(f"{path}: not changed: {exc}; set context.engine: {name} there by hand")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_config_text(path, edited)
+    except ConfigChangedError as exc:
+        fail(str(exc))
     say("selected [bold]{name}[/] ({source}) in {path}", name=name, source=record.source, path=path)
     if enable:
         say("enabled plugin [bold]{plugin}[/] in plugins.enabled there", plugin=enable)

@@ -12,10 +12,7 @@ original in that key only; otherwise nothing is written.
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
-from pathlib import Path
 from typing import Any
 
 import yaml
@@ -29,7 +26,6 @@ __all__ = [
     "insert_first",
     "set_context_engine",
     "without_key",
-    "write_config_text",
 ]
 
 
@@ -176,22 +172,3 @@ def set_context_engine(text: str, name: str) -> str:
     if without_key(before, "context", "engine") != without_key(after, "context", "engine"):
         raise ConfigEditError("the edit would change other keys")
     return edited
-
-
-def write_config_text(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` atomically, keeping the file's permission bits.
-
-    A symbolic link is followed: its target is replaced, the link stays.
-    """
-    path = path.resolve()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    mode = path.stat().st_mode & 0o7777 if path.exists() else 0o644
-    handle, temporary = tempfile.mkstemp(prefix=".config-", suffix=".yaml", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
-            stream.write(text)
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from hermes_core import ContextHost, EngineStatus
+from hermes_core.config.editing import set_context_engine
+from hermes_core.config.writing import ConfigChangedError, edit_config_file
 from hermes_core.testing import EventCapture, TemporarySite, engine_module_source
 
 
@@ -66,6 +68,52 @@ def test_select_leaves_a_read_only_config_file_as_it_is(tmp_path: Path) -> None:
     assert result.returncode == 2 and "read-only (mode 0444)" in result.stderr
     assert config.read_text(encoding="utf-8") == "context:\n  engine: compressor\n"
     assert stat.S_IMODE(config.stat().st_mode) == 0o444
+
+
+def test_an_edit_never_loses_what_another_process_wrote_meanwhile(tmp_path: Path) -> None:
+    config = tmp_path / "config.yaml"
+    config.write_text("context:\n  engine: compressor\n", encoding="utf-8")
+    appended: list[str] = []
+
+    def edit(text: str) -> str:
+        """The edit, while another process appends a line each of the first two times."""
+        if len(appended) < 2:
+            line = f"# added meanwhile {len(appended)}\n"
+            with config.open("a", encoding="utf-8") as other:
+                other.write(line)
+            appended.append(line)
+        return set_context_engine(text, "lcm")
+
+    written = edit_config_file(config, edit)
+    final = config.read_text(encoding="utf-8")
+    assert final == written and "engine: lcm" in final
+    assert all(line in final for line in appended)
+
+
+def test_an_edit_of_a_file_that_keeps_changing_writes_nothing(tmp_path: Path) -> None:
+    config = tmp_path / "config.yaml"
+    config.write_text("context:\n  engine: compressor\n", encoding="utf-8")
+
+    def edit(text: str) -> str:
+        with config.open("a", encoding="utf-8") as other:
+            other.write("# again\n")
+        return set_context_engine(text, "lcm")
+
+    with pytest.raises(ConfigChangedError, match="kept changing"):
+        edit_config_file(config, edit)
+    assert "engine: compressor" in config.read_text(encoding="utf-8")
+
+
+def test_select_reaches_every_hard_link_of_the_config_file(tmp_path: Path) -> None:
+    config = tmp_path / "config.yaml"
+    config.write_text("context:\n  engine: compressor\n", encoding="utf-8")
+    other_name = tmp_path / "agent-config.yaml"
+    os.link(config, other_name)
+    result = run("select", "lcm", home=tmp_path)
+    assert result.returncode == 0, result.stderr
+    for name in (config, other_name):
+        assert "engine: lcm" in name.read_text(encoding="utf-8")
+    assert config.stat().st_ino == other_name.stat().st_ino
 
 
 def test_an_added_command_that_exits_at_import_cannot_end_the_cli(
