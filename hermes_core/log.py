@@ -14,7 +14,12 @@ so users can filter and alert on them. They are emitted onto
   reads ``event key=value ...`` for a plain formatter;
 * redacted: every text field passes through :func:`~hermes_core.redaction.redact`
   on its way out, whoever wrote the event, so a URL with a token in its query or
-  a key in an error's text never reaches a handler.
+  a key in an error's text never reaches a handler; so does every text inside a
+  list, tuple or dict field;
+* bounded: a text field carries at most :data:`MAX_FIELD_CHARS` characters, a
+  collection :data:`MAX_FIELD_ITEMS` items (then how many more there were),
+  nested :data:`MAX_FIELD_DEPTH` deep: one event stays a few kilobytes whatever a
+  plugin, a file or a server handed it.
 
 The events are structlog-shaped (an event name and fields), but the library
 does not import structlog: an application's own structlog setup neither
@@ -24,13 +29,31 @@ changes nor is changed by these events, and ``import hermes_core`` stays light
 
 from __future__ import annotations
 
+import itertools
 import logging
 from collections.abc import Mapping
 from typing import Any
 
-from hermes_core.redaction import redact
+from hermes_core.redaction import quote_body
 
-__all__ = ["LOGGER_NAME", "EventLogger", "event_fields", "get_logger", "logger", "render_message"]
+__all__ = [
+    "LOGGER_NAME",
+    "MAX_FIELD_CHARS",
+    "MAX_FIELD_DEPTH",
+    "MAX_FIELD_ITEMS",
+    "EventLogger",
+    "event_fields",
+    "get_logger",
+    "logger",
+    "render_message",
+]
+
+#: The most characters of one text in an event (cut with "...", redacted).
+MAX_FIELD_CHARS = 2_000
+#: The most items of one list, tuple, set or dict in an event (then "... N more").
+MAX_FIELD_ITEMS = 32
+#: How deep collections in an event are shown (deeper ones as a short repr).
+MAX_FIELD_DEPTH = 4
 
 #: The root of the logger tree every hermes-context event is emitted on.
 LOGGER_NAME = "hermes_core"
@@ -38,6 +61,27 @@ LOGGER_NAME = "hermes_core"
 # Without a handler of its own, logging's last resort would print warnings on stderr
 # when the application configured nothing; a library stays silent instead.
 logging.getLogger(LOGGER_NAME).addHandler(logging.NullHandler())
+
+
+def _bounded(value: Any, depth: int = 0) -> Any:
+    """``value`` as an event may carry it: texts redacted and cut, collections cut, nesting
+    cut (numbers, booleans and None as they are)."""
+    if isinstance(value, str):
+        return quote_body(value, MAX_FIELD_CHARS)
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    if depth >= MAX_FIELD_DEPTH or not isinstance(value, list | tuple | set | frozenset | dict):
+        return quote_body(repr(value), MAX_FIELD_CHARS)
+    if isinstance(value, dict):
+        items = list(itertools.islice(value.items(), MAX_FIELD_ITEMS))
+        shown: Any = {_bounded(k, depth + 1): _bounded(v, depth + 1) for k, v in items}
+        if len(value) > MAX_FIELD_ITEMS:
+            shown["..."] = f"{len(value) - MAX_FIELD_ITEMS} more"
+        return shown
+    kept = [_bounded(v, depth + 1) for v in itertools.islice(value, MAX_FIELD_ITEMS)]
+    if len(value) > MAX_FIELD_ITEMS:
+        kept.append(f"... {len(value) - MAX_FIELD_ITEMS} more")
+    return kept if isinstance(value, list | set | frozenset) else tuple(kept)
 
 
 def _plain(value: object) -> str:
@@ -68,7 +112,7 @@ class EventLogger:
 
     def _emit(self, level: int, event: str, fields: dict[str, Any]) -> None:
         if self._logger.isEnabledFor(level):
-            fields = {k: redact(v) if isinstance(v, str) else v for k, v in fields.items()}
+            fields = {k: _bounded(v) for k, v in fields.items()}
             self._logger.log(
                 level,
                 render_message(event, fields),

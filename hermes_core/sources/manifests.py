@@ -84,7 +84,8 @@ def manifest_gate(manifest: Path, data: Mapping[str, Any]) -> tuple[EngineStatus
         logger.info(
             "hermes_plugin.manifest_unknown_keys",
             path=str(manifest),
-            keys=unknown,
+            keys=unknown,  # the first of them: an event carries a bounded list
+            count=len(unknown),
             effect="read as Hermes Agent reads them: ignored",
         )
     if "requires_hermes_context" in data:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 from typing import Any
@@ -51,6 +52,21 @@ def test_a_plugin_manifest_alias_bomb_marks_only_that_plugin_broken(tmp_path: Pa
     assert record is not None and record.status is EngineStatus.BROKEN
     assert "aliases expand" in (record.reason or "")
     assert registry.get("compressor") is not None
+
+
+def test_a_manifest_with_90000_unknown_keys_logs_one_bounded_event(
+    tmp_path: Path, logs: EventCapture
+) -> None:
+    plugin = tmp_path / "plugins" / "context_engine" / "wide"
+    plugin.mkdir(parents=True)
+    keys = "".join(f"x{n:x}: 0\n" for n in range(90_000))  # under the bounds a file has
+    (plugin / "plugin.yaml").write_text("name: wide\n" + keys, encoding="utf-8")
+    (plugin / "__init__.py").write_text("", encoding="utf-8")
+    discover(load_config({}, env={"HERMES_HOME": str(tmp_path)}))
+    (event,) = logs.named("hermes_plugin.manifest_unknown_keys")
+    assert event["count"] == 90_000
+    assert len(json.dumps(event, default=str)) < 10_000
+    assert "89968 more" in str(event["keys"])
 
 
 def test_a_huge_file_is_not_read(tmp_path: Path) -> None:
