@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from hermes_engine_lcm.relevance import native
 from hermes_engine_lcm.relevance.errors import ModelError
 from hermes_engine_lcm.relevance.files import ModelFiles
 
@@ -27,6 +28,9 @@ __all__ = ["ModelError", "SentenceEncoder"]
 
 #: Texts encoded together: bounds the memory of one forward pass (batch x tokens x 1,536).
 BATCH = 32
+#: An encoding of this many texts or fewer is a query an agent waits for: its native jobs
+#: go before the background worker's.
+URGENT_TEXTS = 4
 #: Texts whose vectors are kept, by a digest of the text (about 1.6 KB each: 32 MB at most,
 #: however long the texts).
 KEPT_TEXTS = 20_000
@@ -168,12 +172,18 @@ class SentenceEncoder:
         if not todo:
             return out
         keys = list(todo)
-        encodings = self.tokenizer.encode_batch([todo[key][0] for key in keys])
+        # native code (the tokenizer, BLAS) runs on the process's one native thread, in
+        # jobs of BATCH texts at most; a few texts are a query an agent waits for: urgent
+        urgent = len(keys) <= URGENT_TEXTS
+        encodings = native.run(
+            self.tokenizer.encode_batch, [todo[key][0] for key in keys], urgent=urgent
+        )
         order = sorted(range(len(keys)), key=lambda i: len(encodings[i].ids))
         vectors = np.zeros((len(keys), self.dimensions), dtype=np.float32)
         for start in range(0, len(order), BATCH):
             chosen = order[start : start + BATCH]
-            vectors[chosen] = self._forward([encodings[i].ids for i in chosen])
+            batch = [encodings[i].ids for i in chosen]
+            vectors[chosen] = native.run(self._forward, batch, urgent=urgent)
         with self._lock:
             for key, vector in zip(keys, vectors, strict=True):
                 out[todo[key][1]] = vector

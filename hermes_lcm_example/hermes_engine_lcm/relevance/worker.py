@@ -35,6 +35,7 @@ import weakref
 from typing import Any
 
 from hermes_core import get_logger
+from hermes_engine_lcm.relevance import native
 from hermes_engine_lcm.relevance.views import VIEWS, view_texts
 from hermes_engine_lcm.store.embeddings import store_vectors, unembedded
 
@@ -139,6 +140,9 @@ class BackgroundEmbedder:
             except BaseException as exc:  # the worker must outlive any failure
                 if _interrupt(exc):
                     raise
+                if isinstance(exc, native.ProcessExiting):
+                    self._idle.set()
+                    return  # the interpreter is exiting: the next process embeds the rest
                 # a driver's text may name the server; events are redacted on the way out
                 logger.warning(
                     "lcm.embedding_failed", model=self.model, error=f"{type(exc).__name__}: {exc}"
