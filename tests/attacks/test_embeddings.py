@@ -498,3 +498,57 @@ def test_the_encoder_remembers_the_vectors_of_its_latest_kept_texts_only(
     assert len(encoder._recent) == 4
     again = encoder.encode(["text number 0"])
     assert (first[0] == again[0]).all()
+
+
+def test_encodings_from_many_threads_all_run_on_the_one_native_thread(tmp_path: Path) -> None:
+    """OpenBLAS keeps a slot per thread that ever called it: encoding from thread after
+    thread ran past them and corrupted the heap. Every forward pass and tokenization runs
+    on the process's one native thread, whoever asks."""
+    encoder = load_encoder(str(_bundled()), tmp_path)
+    ran_on: set[int] = set()
+    forward, tokenize = encoder._forward, encoder.tokenizer.encode_batch
+
+    def recorded(function: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any) -> Any:
+            ran_on.add(threading.get_ident())
+            return function(*args)
+
+        return call
+
+    encoder._forward = recorded(forward)
+    encoder.tokenizer = type("T", (), {"encode_batch": staticmethod(recorded(tokenize))})()
+    start = threading.Barrier(8)
+
+    def ask(n: int) -> None:
+        start.wait()
+        encoder.encode([f"thread {n} asks about message {k}" for k in range(n + 1)])
+
+    threads = [threading.Thread(target=ask, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(ran_on) == 1 and threading.get_ident() not in ran_on
+
+
+def test_a_process_exits_with_a_backlog_of_embeddings_and_says_nothing_of_it(
+    tmp_path: Path,
+) -> None:
+    script = (
+        "from hermes_core import ContextHost\n"
+        "from hermes_core.testing.conversations import agent_turn, sample_conversation\n"
+        "history = sample_conversation(2)\n"
+        "for n in range(200):\n"
+        "    history += agent_turn(n)\n"
+        "host = ContextHost.from_config({'context': {'engine': 'lcm'}})\n"
+        "host.update_model('m', 8000)\n"
+        "host.start_session('s')\n"
+        "host.turn_complete(history)\n"  # a backlog; the host is never closed
+        "print('work done', flush=True)\n"
+    )
+    env = {**os.environ, "HERMES_HOME": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0 and "work done" in done.stdout, done.stderr
+    assert "embedding_failed" not in done.stderr and "Traceback" not in done.stderr
