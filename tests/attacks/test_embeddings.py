@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pytest
 from hermes_engine_lcm import LCMEngine
+from hermes_engine_lcm.relevance import native
 from hermes_engine_lcm.relevance.errors import ModelError
 from hermes_engine_lcm.relevance.models import bundled_model, load_encoder
 from hermes_engine_lcm.relevance.ranking import HybridRelevance
@@ -552,3 +553,26 @@ def test_a_process_exits_with_a_backlog_of_embeddings_and_says_nothing_of_it(
     )
     assert done.returncode == 0 and "work done" in done.stdout, done.stderr
     assert "embedding_failed" not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_query_never_waits_past_its_bound_on_a_stuck_native_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    encoder = load_encoder(str(_bundled()), tmp_path)
+    monkeypatch.setattr(native, "URGENT_WAIT_SECONDS", 0.2)
+    stuck, release = threading.Event(), threading.Event()
+
+    def stuck_job() -> None:
+        stuck.set()
+        release.wait()
+
+    blocker = threading.Thread(target=native.run, args=(stuck_job,))
+    blocker.start()
+    try:
+        assert stuck.wait(60)
+        with pytest.raises(native.NativeBusy):
+            encoder.encode(["a query nobody encoded before, number 8812"])
+    finally:
+        release.set()
+        blocker.join()
+    assert encoder.encode(["and once the thread is free, it answers"]).shape == (1, 384)

@@ -10,7 +10,9 @@ runs here, on one thread that outlives the engines:
 - :func:`run` runs a function on it and returns what it returned (or raises what it
   raised); called from that thread, it runs the function at once. An ``urgent`` job (a
   query an agent waits for) goes before the others (the background worker's batches),
-  each of which is small: a query waits for one batch at most.
+  each of which is small: a query waits for one batch at most, and never more than
+  :data:`URGENT_WAIT_SECONDS` (a thread stuck in a job makes the query a
+  :class:`NativeBusy`, and ranking goes on by keywords).
 - The thread is not a daemon: when the main thread has ended (the interpreter is
   exiting), it finishes the job in hand, fails the jobs still queued with
   :class:`ProcessExiting` and ends, so that the interpreter never finalizes with a
@@ -26,18 +28,32 @@ import queue
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, TypeVar
 
-__all__ = ["POLL_SECONDS", "ProcessExiting", "exiting", "run"]
+__all__ = [
+    "POLL_SECONDS",
+    "URGENT_WAIT_SECONDS",
+    "NativeBusy",
+    "ProcessExiting",
+    "exiting",
+    "run",
+]
 
 T = TypeVar("T")
 
 #: How often the idle thread looks whether the main thread has ended.
 POLL_SECONDS = 0.2
+#: The longest an urgent job waits for its answer.
+URGENT_WAIT_SECONDS = 10.0
 
 
 class ProcessExiting(RuntimeError):
     """The process is exiting: the job was not run."""
+
+
+class NativeBusy(RuntimeError):
+    """An urgent job got no answer in :data:`URGENT_WAIT_SECONDS`: it was dropped."""
 
 
 #: A job: its rank (0 urgent, 1 not), its number (first come, first served within a
@@ -64,7 +80,15 @@ def run(function: Callable[..., T], *args: Any, urgent: bool = False) -> T:
     future: Future[T] = Future()
     _jobs.put((0 if urgent else 1, next(_numbers), future, function, args))
     _started()
-    return future.result()
+    if not urgent:
+        return future.result()
+    try:
+        return future.result(URGENT_WAIT_SECONDS)
+    except FutureTimeout:
+        future.cancel()  # not run, if it had not started
+        raise NativeBusy(
+            f"the model's thread gave no answer in {URGENT_WAIT_SECONDS:g} s"
+        ) from None
 
 
 def _started() -> None:
