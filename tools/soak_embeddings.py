@@ -7,6 +7,9 @@ SQLite home and on a PostgreSQL store (a server this script starts); a few of th
 conversation's questions are asked of each replay (each on a fresh host, so engines and
 their workers come and go, as a long held-out run makes them); every engine is closed.
 
+Every round's texts are new (each turn ends with the round's number): the encoder
+remembers texts it encoded lately, and a round of known texts would run no native code.
+
 What it checks, and prints every round: the threads that ever ran the model's native
 code (one is the promise: ``relevance/native.py``), the threads alive, and the peak RSS.
 Run it under ``PYTHONFAULTHANDLER=1``: a native fault prints the stacks and exits with a
@@ -80,6 +83,8 @@ def main() -> int:
             rounds += 1
             for path in sorted(DATA.glob("*.json")):
                 conversation = _with_instructions(load(path))
+                for message in conversation.messages[1:]:  # new texts: nothing cached
+                    message["content"] += f" (round {rounds})"
                 for backend in ("sqlite", "postgresql"):
                     config: dict[str, Any] = {}
                     if backend == "postgresql":
