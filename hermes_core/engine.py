@@ -56,6 +56,11 @@ class ContextEngine(ABC):
     #: (``{"lcm": RULES}``): ``hermes-context engines`` and ``doctor`` check them, unknown
     #: keys included, without building the engine. Read from the class, never an instance.
     config_rules: Mapping[str, Sequence[KeyRule]] = MappingProxyType({})
+    #: How the text the engine writes into a conversation begins (its summaries, its
+    #: notes), for a label that does not follow the convention (a bracketed label naming a
+    #: summary, ``[My engine's summary] ...``, needs none): readers of a stored
+    #: conversation (``replay --hermes-session``) never take such text for the user's.
+    summary_markers: tuple[str, ...] = ()
     # The threshold the engine was configured with, remembered at the first
     # update_model() so that leaving an overridden model restores it.
     _configured_threshold_percent: float | None = None

@@ -1,7 +1,12 @@
 """OpenAI chat-message sequences: what makes one valid."""
 
 from hermes_core.messages.copying import copy_message, copy_messages
-from hermes_core.messages.provenance import ENGINE_MARKERS, engine_written, is_users_words
+from hermes_core.messages.provenance import (
+    ENGINE_MARKERS,
+    SUMMARY_LABEL,
+    engine_written,
+    is_users_words,
+)
 from hermes_core.messages.repair import sanitize_tool_pairs
 from hermes_core.messages.text import render_turns, role_of, text_of
 from hermes_core.messages.validation import (
@@ -15,6 +20,7 @@ __all__ = [
     "ENGINE_MARKERS",
     "MAX_NESTING",
     "ROLES",
+    "SUMMARY_LABEL",
     "MessageProblem",
     "copy_message",
     "copy_messages",

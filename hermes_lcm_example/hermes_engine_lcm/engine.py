@@ -343,7 +343,10 @@ class LCMEngine(ContextEngine):
         )
         if incoming_message is not None and (not history or history[-1] != incoming_message):
             history.append(incoming_message)
-        self._ingest(sid, history)
+        stored = self._ingest(sid, history)
+        # by meaning, only what was stored before this request's own messages: their vectors
+        # race the worker, and the same ask must get the same request
+        relevance = self.relevance.stored_until(min(stored) - 1 if stored else None)
         with self._lock:
             _keep(self._held, sid, estimate_tokens(history))
         query = text_of(incoming_message) if incoming_message is not None else ""
@@ -366,7 +369,7 @@ class LCMEngine(ContextEngine):
             if cached is not None and cached[0] == key:
                 return copy_messages(cached[1])  # the agent may edit what it gets in place
             messages = build_request(
-                db, sid, items, query, budget, shares, self._messages, self.relevance
+                db, sid, items, query, budget, shares, self._messages, relevance
             )
         if messages is None:
             return None

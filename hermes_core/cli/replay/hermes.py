@@ -88,13 +88,14 @@ def replay_hermes(
         fail(str(exc))
     # each engine's configuration, read once, on the one discovery of the installed engines
     chosen = {name: _engine_config(config, name) for name in names}
+    markers = _engine_markers(registry, names)
     reports = []
     for session in sessions:
         try:
             _, rows = session_rows(session.store, session.id)
         except SessionStoreError as exc:
             fail(str(exc))
-        transcript = rebuild(rows)
+        transcript = rebuild(rows, markers)
         if transcript.unreadable:
             say(
                 "[yellow]skipped[/] {count} rows of session {id} that are no message ({store})",
@@ -136,6 +137,22 @@ def replay_hermes(
         _show(*report)
     if plot is not None:
         say("chart written to {path}", path=plot)
+
+
+def _engine_markers(registry: EngineRegistry, names: list[str]) -> tuple[str, ...]:
+    """The ``summary_markers`` the engines declare (what they write begins with), for the
+    rows of theirs a store holds; an engine that cannot be loaded declares none."""
+    found: list[str] = []
+    for name in names:
+        record = registry.get(name)
+        try:
+            factory = record.load() if record is not None and record.load else None
+        except Exception:  # reported when the engine is built for its replay
+            continue
+        declared = getattr(factory, "summary_markers", ())
+        if isinstance(declared, tuple | list):
+            found += [m for m in declared if isinstance(m, str) and m]
+    return tuple(sorted(set(found)))
 
 
 def _engine_config(config: HermesConfig, name: str) -> HermesConfig:
@@ -201,6 +218,7 @@ def _as_dict(
     include_text: bool,
 ) -> dict[str, Any]:
     held = {s.engine: {id(p): ok for p, ok in s.probes} for s in scores}
+    fell_out = {s.engine: s.fell_out for s in scores}
     return {
         "session": session.as_dict() | ({} if include_text else {"title": None}),
         "messages": len(transcript.messages),
@@ -216,12 +234,45 @@ def _as_dict(
                 "source_message": p.source,
                 "asked_at_message": p.asked_at,
                 "held": {engine: found.get(id(p)) for engine, found in held.items()},
+                # the pass after which it was first missing (0: before any pass)
+                "fell_out_after_pass": {
+                    engine: lost.get(p) for engine, lost in fell_out.items() if p in lost
+                },
             }
             | ({"text": p.shown} if include_text else {})
             for p in probes
         ],
         "recommendation": _recommend(scores),
     }
+
+
+#: Probes named per engine in what it lost, at most (--json lists them all).
+SHOWN_LOST = 8
+
+
+def _show_lost(score: EngineScore) -> None:
+    """What ``score``'s engine left out of a request it should have held, and when."""
+    lost = sorted(score.fell_out.items(), key=lambda item: (item[0].asked_at, item[0].source))
+    if not lost:
+        return
+    say(
+        "{engine} lost {count} of {asked}:",
+        engine=score.engine,
+        count=len(lost),
+        asked=len(score.probes),
+    )
+    for probe, after in lost[:SHOWN_LOST]:
+        when = f"after pass {after}" if after else "before any pass (left out by selection)"
+        say(
+            "  {kind} {token} (message {source}, asked at {asked}): {when}",
+            kind=probe.kind.replace("_", " "),
+            token=probe.shown[:60],
+            source=probe.source,
+            asked=probe.asked_at,
+            when=when,
+        )
+    if len(lost) > SHOWN_LOST:
+        say("  ... {more} more (--json lists them all)", more=len(lost) - SHOWN_LOST)
 
 
 def _show(
@@ -278,4 +329,6 @@ def _show(
             )
         if len(probes) > 12:
             say("  ... {more} more (--json lists them all)", more=len(probes) - 12)
+    for score in scores:
+        _show_lost(score)
     say("[bold]recommendation[/]: {text}", text=_recommend(scores))

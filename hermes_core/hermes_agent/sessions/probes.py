@@ -1,9 +1,10 @@
 """Recall probes a reader can check, drawn from the transcript itself (no LLM).
 
 * **Rare token.** A later user message reuses a rare token first seen many
-  messages before: a path, an identifier with digits or underscores, a number
-  of four or more digits, a quoted error. The message that first held it must
-  be in the request built for the later one (verbatim).
+  messages before in a user message or a tool result: a path, an identifier
+  with digits or underscores, a number of four or more digits, a quoted error.
+  The message that first held it must be in the request built for the later
+  one (verbatim).
 * **Standing instruction.** A rule the user set for the rest of the session
   ("from now on ...", "always ...", "never ..."; the same detector the engines
   carry them with) must be in every later request (verbatim).
@@ -31,6 +32,9 @@ MIN_GAP = 20
 MAX_PROBES = 40
 #: A token is rare when at most this many messages held it before its reuse.
 RARE = 2
+#: The roles whose text a probe is drawn from: the user's words and what tools returned
+#: (the model's replies repeat them; a compaction's rows are not in the transcript).
+_SOURCES = ("user", "tool")
 
 # Each kind starts where a run of its characters does (a lookbehind) and reads at most
 # 200 of them: a long run costs its length once, never once per character of it.
@@ -116,10 +120,12 @@ def _rare_tokens(transcript: list[dict[str, Any]]) -> list[Probe]:
                 ):
                     found[token] = Probe("rare_token", start, index, token)
         for token in tokens:
-            first.setdefault(token, index)
+            if message.get("role") in _SOURCES:  # what the model said is no source
+                first.setdefault(token, index)
             seen[token] += 1
-    farthest = sorted(found.values(), key=lambda p: (p.source - p.asked_at, p.asked_at))
-    return sorted(farthest[:MAX_PROBES], key=lambda p: p.asked_at)
+    # ties broken by the token itself: the same store gives the same probes in the same order
+    farthest = sorted(found.values(), key=lambda p: (p.source - p.asked_at, p.asked_at, p.token))
+    return sorted(farthest[:MAX_PROBES], key=lambda p: (p.asked_at, p.source, p.token))
 
 
 def _standing(transcript: list[dict[str, Any]]) -> list[Probe]:

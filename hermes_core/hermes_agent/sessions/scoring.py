@@ -42,6 +42,9 @@ class EngineScore:
     cache_breaks: int = 0
     summarizer: str = ""
     probes: list[tuple[Probe, bool]] = field(default_factory=list)
+    #: For each probe that was not held: the pass after which what it asks for was first
+    #: missing from a request (0: missing before any pass, left out by the selection).
+    fell_out: dict[Probe, int] = field(default_factory=dict)
 
     def share(self, kind: str) -> tuple[int, int]:
         """(held, asked) of the probes of ``kind``."""
@@ -92,10 +95,16 @@ def score_engine(
     asked: dict[int, list[Probe]] = {}
     for probe in probes:
         asked.setdefault(probe.asked_at, []).append(probe)
+    missing_since: dict[Probe, int] = {}  # the pass count when each was first missing
     history: list[dict[str, Any]] = []
     previous: list[bytes] = []
+    # an engine that embeds in the background (LCM) is waited for before each request,
+    # as its work would be done between an agent's turns: the same store gives the
+    # same figures on every run
+    settle = getattr(host.engine, "flush_embeddings", None) or (lambda: None)
     for index, message in enumerate(transcript):
         if message.get("role") == "assistant" and history:
+            settle()  # the engine's background work done: the same store, the same figures
             request = host.select_context(
                 list(history),
                 conversation_messages=history[:-1],
@@ -109,8 +118,15 @@ def score_engine(
             digests = [_digest(m) for m in request]
             score.cache_breaks += bool(previous) and digests[: len(previous)] != previous
             previous = digests
+            for probe in probes:  # each one watched from its source to where it is asked
+                watched = probe.source < index - 1 <= probe.asked_at
+                if watched and probe not in missing_since and not probe.holds(request, transcript):
+                    missing_since[probe] = score.passes
             for probe in asked.get(index - 1, []):
-                score.probes.append((probe, probe.holds(request, transcript)))
+                held = probe.holds(request, transcript)
+                score.probes.append((probe, held))
+                if not held:
+                    score.fell_out[probe] = missing_since.get(probe, score.passes)
             history.append(message)
             host.record_usage(
                 {"prompt_tokens": tokens, "completion_tokens": 0, "total_tokens": tokens}

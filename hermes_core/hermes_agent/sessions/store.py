@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from hermes_core.hermes_agent.sessions.summaries import SUMMARY_LIKE
+from hermes_core.hermes_agent.sessions.summaries import SUMMARY_CANDIDATE_LIKE, is_summary
 from hermes_core.redaction import redact
 
 __all__ = [
@@ -280,17 +280,21 @@ def _text(value: Any) -> str | None:
 
 
 def _compactions(db: sqlite3.Connection) -> dict[str, int]:
-    """In-place compactions per session: the summary rows Hermes stored (flagged where the
-    schema flags them, else recognised by Hermes' summary prefix)."""
+    """In-place compactions per session: the summary rows a pass stored (flagged where the
+    schema flags them, else recognised by their engine's marker: Hermes', ours, or any
+    that follows the convention; :mod:`.summaries`)."""
     columns = {row[1] for row in db.execute("PRAGMA table_info(messages)")}
-    flag = "_compressed_summary = 1 OR " if "_compressed_summary" in columns else ""
-    likes = " OR ".join("content LIKE ?" for _ in SUMMARY_LIKE)
+    flag = "_compressed_summary" if "_compressed_summary" in columns else "0"
     rows = db.execute(
-        f"SELECT session_id, COUNT(*) FROM messages WHERE ({flag}{likes})"
-        " AND (active = 1 OR compacted = 1) GROUP BY session_id",
-        SUMMARY_LIKE,
+        f"SELECT session_id, role, content, {flag} FROM messages"
+        f" WHERE ({flag} = 1 OR content LIKE ?) AND (active = 1 OR compacted = 1)",
+        (SUMMARY_CANDIDATE_LIKE,),
     )
-    return {str(session): int(count) for session, count in rows}
+    counts: dict[str, int] = {}
+    for session, role, head, flagged in rows:
+        if is_summary({"role": role, "content": head, "_compressed_summary": flagged}):
+            counts[str(session)] = counts.get(str(session), 0) + 1
+    return counts
 
 
 def session_rows(path: Path, session_id: str) -> tuple[list[str], list[dict[str, Any]]]:

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hermes_core.hermes_agent.sessions.summaries import is_summary
+from hermes_core.hermes_agent.sessions.summaries import is_engine_block, is_summary
 from hermes_core.messages import ROLES
 
 __all__ = ["Transcript", "rebuild"]
@@ -42,6 +42,9 @@ class Transcript:
     compactions: list[int] = field(default_factory=list)
     rewound: int = 0
     copies: int = 0
+    #: Engines' blocks of standing instructions left out (carried copies of the user's
+    #: own words, which the transcript holds where they were said).
+    engine_blocks: int = 0
     #: Rows left out because they cannot be read as a message (a role that is no text,
     #: a field nested past what a decoder can follow): counted, never fatal.
     unreadable: int = 0
@@ -90,16 +93,21 @@ def _key(message: Mapping[str, Any]) -> str:
     )
 
 
-def rebuild(rows: Iterable[Mapping[str, Any]]) -> Transcript:
-    """The transcript of ``rows`` (a session chain's, in order)."""
+def rebuild(rows: Iterable[Mapping[str, Any]], markers: Iterable[str] = ()) -> Transcript:
+    """The transcript of ``rows`` (a session chain's, in order): the conversation as it was
+    said, every row a compaction wrote (a summary, Hermes' or an engine's; ``markers``
+    names more engines' own) taken out and counted as a pass, never as a turn."""
     out = Transcript()
     keys: list[str] = []
-    pending = []
+    pending: list[Mapping[str, Any]] = []
+    markers = tuple(markers)
     for row in rows:
-        if _readable(row):
-            pending.append(row)
-        else:
+        if not _readable(row):
             out.unreadable += 1
+        elif is_engine_block(row):
+            out.engine_blocks += 1
+        else:
+            pending.append({**row, "_summary": is_summary(row, markers)})
     index = 0
     while index < len(pending):
         row = pending[index]
@@ -116,7 +124,7 @@ def rebuild(rows: Iterable[Mapping[str, Any]]) -> Transcript:
             else:  # taken back by the user (/undo, /retry)
                 out.rewound += len(run)
             continue
-        if is_summary(row):
+        if row["_summary"]:
             out.copies += _take_back_head(out, keys)
             out.compactions.append(len(out.messages))
             skipped = _tail_copies(keys, pending, index)
@@ -155,7 +163,7 @@ def _summary_follows(keys: list[str], rows: list[Mapping[str, Any]], start: int)
     """Whether a summary comes next, after nothing but copies of the conversation's first
     messages (the head a compaction re-inserts before its summary)."""
     for offset, row in enumerate(rows[start : start + len(keys) + 1]):
-        if is_summary(row):
+        if row["_summary"]:
             return True
         if offset >= len(keys) or _key(_message(row)) != keys[offset]:
             return False
@@ -181,7 +189,7 @@ def _tail_copies(keys: list[str], rows: list[Mapping[str, Any]], start: int) -> 
     for row in rows[start : start + len(keys)]:
         if _retired(row):
             break
-        if is_summary(row):
+        if row["_summary"]:
             break
         upcoming.append(_key(_message(row)))
     for size in range(min(len(upcoming), len(keys)), 0, -1):

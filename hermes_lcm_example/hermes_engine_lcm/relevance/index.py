@@ -134,11 +134,20 @@ class VectorIndex:
             return matrix.ids, matrix.vectors
 
     def ranked(
-        self, db: Connection, session_ids: Sequence[str], query: Any, limit: int
+        self,
+        db: Connection,
+        session_ids: Sequence[str],
+        query: Any,
+        limit: int,
+        last_id: int | None = None,
     ) -> list[list[int]]:
         """For each view, ids of the stored messages most similar to the unit vector
-        ``query``, best first, at most ``limit``."""
+        ``query``, best first, at most ``limit``; with ``last_id``, of the messages up to it
+        only."""
         ids, vectors = self._latest(db, session_ids)
+        if last_id is not None and len(ids) and ids[-1] > last_id:
+            kept = ids <= last_id  # ids ascend: the later ones are at the end
+            ids, vectors = ids[kept], vectors[kept]
         if not len(ids) or limit <= 0:
             return []
         rows = vectors.reshape(len(ids) * VIEWS, self.dimensions)

@@ -69,6 +69,12 @@ class Relevance(Protocol):
         its keyword hits)."""
         ...
 
+    def stored_until(self, last_id: int | None) -> Relevance:
+        """This relevance ranking by meaning only messages up to ``last_id`` (None: all):
+        a request ranks what was stored before its own messages, whose vectors a worker may
+        or may not have written yet, so that the same ask gets the same request."""
+        ...
+
 
 class KeywordRelevance:
     """Stemmed full-text relevance (FTS5's BM25 on SQLite, ts_rank on PostgreSQL)."""
@@ -84,6 +90,9 @@ class KeywordRelevance:
         self, db: Connection, session_ids: Sequence[str] | None, query: str, limit: int
     ) -> list[list[int]]:
         return []
+
+    def stored_until(self, last_id: int | None) -> Relevance:
+        return self  # the full-text index is written with the message: no race
 
 
 def fuse(*orders: Sequence[int]) -> list[int]:
@@ -115,18 +124,37 @@ class HybridRelevance:
     def ranked(
         self, db: Connection, session_ids: Sequence[str], query: str, limit: int
     ) -> list[int]:
+        return self.ranked_until(db, session_ids, query, limit, None)
+
+    def ranked_until(
+        self,
+        db: Connection,
+        session_ids: Sequence[str],
+        query: str,
+        limit: int,
+        last_id: int | None,
+    ) -> list[int]:
         by_words = self.keywords.ranked(db, session_ids, query, limit)
-        return fuse(by_words, *self.by_meaning(db, session_ids, query, limit))[:limit]
+        by_meaning = self.by_meaning(db, session_ids, query, limit, last_id)
+        return fuse(by_words, *by_meaning)[:limit]
+
+    def stored_until(self, last_id: int | None) -> Relevance:
+        return self if last_id is None else _StoredUntil(self, last_id)
 
     def by_meaning(
-        self, db: Connection, session_ids: Sequence[str] | None, query: str, limit: int
+        self,
+        db: Connection,
+        session_ids: Sequence[str] | None,
+        query: str,
+        limit: int,
+        last_id: int | None = None,
     ) -> list[list[int]]:
         if not session_ids or not query.strip():  # every session's vectors: not kept
             return []
         try:
             # the encoder remembers recent texts: a retried request does not encode again
             vector = self.encoder.encode([query])[0]
-            orders: list[list[int]] = self.index.ranked(db, session_ids, vector, limit)
+            orders: list[list[int]] = self.index.ranked(db, session_ids, vector, limit, last_id)
         except (KeyboardInterrupt, SystemExit):
             raise
         except BaseException as exc:  # a panic in the tokenizer is no Exception
@@ -139,3 +167,25 @@ class HybridRelevance:
                 )
             return []
         return orders
+
+
+class _StoredUntil:
+    """A :class:`HybridRelevance` that ranks by meaning the messages up to ``last_id``."""
+
+    def __init__(self, parent: HybridRelevance, last_id: int) -> None:
+        self.parent = parent
+        self.last_id = last_id
+        self.best = parent.best
+
+    def ranked(
+        self, db: Connection, session_ids: Sequence[str], query: str, limit: int
+    ) -> list[int]:
+        return self.parent.ranked_until(db, session_ids, query, limit, self.last_id)
+
+    def by_meaning(
+        self, db: Connection, session_ids: Sequence[str] | None, query: str, limit: int
+    ) -> list[list[int]]:
+        return self.parent.by_meaning(db, session_ids, query, limit, self.last_id)
+
+    def stored_until(self, last_id: int | None) -> Relevance:
+        return self.parent.stored_until(last_id)
