@@ -13,6 +13,7 @@ import pytest
 from hermes_core import ContextHost
 from hermes_core.cli import main
 from hermes_core.errors import HermesError
+from tests.attacks.test_config_cli import run
 
 CHOICES = (None, "lcm", "nowhere")  # unset, an installed engine, one that is not
 
@@ -75,3 +76,20 @@ def test_every_command_reports_the_engine_the_host_runs(
         assert "--engine None" not in replayed.err
     else:
         assert code == 0 and json.loads(replayed.out)["engine"] == runs
+
+
+def test_engines_and_doctor_say_what_runs_when_engine_source_provides_no_such_engine(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "config.yaml").write_text(
+        "context:\n  engine: lcm\n  engine_source: tidy\n", encoding="utf-8"
+    )
+    listed = run("engines", "--json", home=tmp_path)
+    report = json.loads(listed.stdout)
+    assert report["selected"] == "lcm" and report["used"] == "compressor"
+    assert "engine_source" in report["selection_problem"]
+    shown = run("engines", home=tmp_path)
+    assert "the host uses compressor instead" in " ".join(shown.stdout.split())
+    doctor = run("doctor", home=tmp_path)
+    assert doctor.returncode == 1
+    assert "the host will run compressor, not lcm" in " ".join(doctor.stdout.split())

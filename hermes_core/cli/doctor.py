@@ -17,6 +17,8 @@ from hermes_core.errors import (
     EngineNeedsHermesError,
     EngineNotFoundError,
 )
+from hermes_core.names import DEFAULT_ENGINE
+from hermes_core.registry.activation import source_problem
 from hermes_core.testing.rules import ContractSubject, check_contract
 
 if TYPE_CHECKING:
@@ -56,8 +58,18 @@ def command(ctx: click.Context, name: str | None, use_config: bool) -> None:
     predicted = _hermes_forecast(config.home)
     with scratch_registry(ctx, use_config, config) as scratch:
         registry = scratch.registry
+        selected = name is None or name == registry.config.engine.name
         name = name or registry.config.engine.name
         say("doctor: engine [bold]{name}[/]", name=name)
+        unsourced = source_problem(registry, name) if selected else None
+        if unsourced is not None:  # the host would not run it: say what it runs instead
+            say(
+                "  [red]x[/] the host will run {fallback}, not {name}: {problem}",
+                fallback="no engine (context.strict)" if config.strict else DEFAULT_ENGINE,
+                name=name,
+                problem=unsourced,
+            )
+            ctx.exit(1)
         if registry.get(name) is None and not registry.not_enabled_plugins(name):
             say("  [red]x[/] {problem}", problem=not_installed(name, registry))
             ctx.exit(1)

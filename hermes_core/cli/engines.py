@@ -15,6 +15,7 @@ from hermes_core.config.sections import report_problems
 from hermes_core.errors import EngineError
 from hermes_core.names import DEFAULT_ENGINE
 from hermes_core.registry import EngineRegistry
+from hermes_core.registry.activation import source_problem
 
 __all__ = ["command"]
 
@@ -50,7 +51,7 @@ def selection_problem(registry: EngineRegistry) -> str | None:
         return "it is not installed"
     if not record.status.usable:
         return f"it is {record.status.value}: {record.reason}"
-    return None
+    return source_problem(registry, choice.name)
 
 
 @click.command("engines")

@@ -101,18 +101,24 @@ def activate(registry: EngineRegistry) -> Activation:
         return Activation(engine, record, choice.name, fallback=exc)
 
 
-def _check_source(registry: EngineRegistry, name: str) -> None:
-    """Raise :class:`~hermes_core.EngineNotFoundError` when ``context.engine_source`` names
-    a source that registers no ``name`` (the user asked for one registration, not any)."""
+def source_problem(registry: EngineRegistry, name: str) -> str | None:
+    """Why ``context.engine_source`` keeps engine ``name`` from running (it names a source
+    that registers no ``name``: the user asked for one registration, not any), or None."""
     config = registry.config
     wanted = config.value("context.engine_source")
     record = registry.get(name)
     if wanted is None or (record is not None and record.source.answers_to(wanted)):
-        return
+        return None
     offered = [str(r.source) for r in registry.records if r.name == name]
-    raise EngineNotFoundError(
-        name,
+    return (
         f"{config.locate('context.engine_source')} is {wanted!r}, which registers no engine "
         f"'{name}'; registrations of '{name}': {', '.join(offered) or 'none'}. Set it to one "
-        "of their distributions, plugins or folders, or remove it",
+        "of their distributions, plugins or folders, or remove it"
     )
+
+
+def _check_source(registry: EngineRegistry, name: str) -> None:
+    """Raise :class:`~hermes_core.EngineNotFoundError` for a :func:`source_problem`."""
+    problem = source_problem(registry, name)
+    if problem is not None:
+        raise EngineNotFoundError(name, problem)
