@@ -13,9 +13,24 @@ from hermes_core.cli.output import cell, emit_json, err, fail, out, say
 from hermes_core.hermes_agent.sessions import SessionStoreError, list_sessions
 from hermes_core.redaction import redact
 
-__all__ = ["HERMES_HOME_HELP", "command"]
+__all__ = ["HERMES_HOME_HELP", "SAMPLE_HELP", "command", "store_home"]
 
 HERMES_HOME_HELP = "Hermes Agent's home (default: $HERMES_HOME, else ~/.hermes)."
+SAMPLE_HELP = (
+    "Read the sample store that ships with hermes-context (written by Hermes Agent 0.19.0 "
+    "running lcm) instead of yours."
+)
+
+
+def store_home(ctx: click.Context, hermes_home: Path | None, sample: bool) -> Path:
+    """The home whose store a command reads: the sample's, the one named, or the config's."""
+    if sample and hermes_home is not None:
+        fail("--sample or --hermes-home, not both")
+    if sample:
+        from hermes_core.hermes_agent.sessions.sample import sample_home
+
+        return sample_home()
+    return hermes_home if hermes_home is not None else load(ctx).home
 
 
 @click.command("sessions")
@@ -23,10 +38,11 @@ HERMES_HOME_HELP = "Hermes Agent's home (default: $HERMES_HOME, else ~/.hermes).
     "--hermes-home", type=click.Path(file_okay=False, path_type=Path), help=HERMES_HOME_HELP
 )
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.option("--sample", is_flag=True, help=SAMPLE_HELP)
 @click.pass_context
-def command(ctx: click.Context, hermes_home: Path | None, as_json: bool) -> None:
+def command(ctx: click.Context, hermes_home: Path | None, as_json: bool, sample: bool) -> None:
     """List the conversations Hermes Agent stored (state.db, every profile), read-only."""
-    home = hermes_home if hermes_home is not None else load(ctx).home
+    home = store_home(ctx, hermes_home, sample)
     skipped: list[str] = []
     try:
         sessions = list_sessions(home, skipped)
@@ -55,4 +71,8 @@ def command(ctx: click.Context, hermes_home: Path | None, as_json: bool) -> None
             str(session.compactions),
         )
     out.print(table)
-    say("\nreplay one through every installed engine: hermes-context replay --hermes-session ID")
+    say(
+        "\nreplay one through every installed engine: hermes-context replay --hermes-session "
+        "ID{sample}",
+        sample=" --sample" if sample else "",
+    )

@@ -134,3 +134,42 @@ def test_a_users_hermes_sessions_are_listed_rebuilt_and_replayed_without_a_write
     assert "recommendation:" in shown.stdout
     assert "Zq8Zq8Zq8" not in shown.stdout + shown.stderr  # the key is redacted
     assert _files(home) == before  # state.db and its WAL: not a byte, not an mtime changed
+
+
+def test_sessions_where_lcm_ran_inside_hermes_are_scored_on_the_users_own_turns(
+    tmp_path: Path, any_hermes: tuple[str, Path], llm_server: LLMServer
+) -> None:
+    """Our lcm inside Hermes (the README's steps): Hermes stores lcm's summaries as user
+    rows. sessions counts the passes Hermes made; replay rebuilds the turns as sent, its
+    probes are the user's own tokens, and lcm, which kept them, is not ranked below."""
+    release, python = any_hermes
+    home = hermes_home(
+        tmp_path / "home", llm_server.url, "lcm", enabled="hermes-context", context_length=64_000
+    )
+    env = environment(home, python)
+    driven = last_json(run(python, "-c", DRIVE, llm_server.url, "150", env=env).stdout)
+    passes = driven["compressions"]
+    assert passes >= 2, release  # lcm compacted inside Hermes, more than once
+
+    listed = json.loads(run(python, "-m", "hermes_core", "sessions", "--json", env=env).stdout)
+    by_id = {session["id"]: session for session in listed}
+    assert by_id["sess-a"]["compactions"] == passes, (release, by_id["sess-a"])
+
+    rebuilt = json.loads(run(python, "-c", REBUILD, home / "state.db", "sess-a", env=env).stdout)
+    users = [m["content"] for m in rebuilt if m["role"] == "user"]
+    assert users == driven["sent"]["sess-a"], release  # no summary among the user's turns
+
+    replay = (python, "-m", "hermes_core", "replay", "--hermes-session", "sess-a")
+    replayed = run(
+        *replay, "--engines", "compressor,lcm", "--context-length", "64000", "--json",
+        "--include-text", env=env,
+    )  # fmt: skip
+    report = json.loads(replayed.stdout)["sessions"][0]
+    assert report["hermes"]["compactions"] == passes
+    tokens = {p["text"] for p in report["probes"] if p["kind"] == "rare_token"}
+    assert tokens and not any(t.startswith(("S", "M")) and t[1:].isdigit() for t in tokens)
+    assert "lcm_expand" not in tokens and "/etc/zeta/deploy-7Q.key" in tokens
+    engines = {e["engine"]: e for e in report["engines"]}
+    lcm_kept = engines["lcm"]["rare_tokens_recalled"]
+    compressor_kept = engines["compressor"]["rare_tokens_recalled"]
+    assert lcm_kept[0] >= compressor_kept[0], (lcm_kept, compressor_kept)

@@ -118,3 +118,18 @@ def test_replay_runs_at_the_window_config_yaml_gives_the_model(
     report = json.loads(capsys.readouterr().out)
     assert report["window"] == 9000
     assert report["window_from"].startswith("model.context_length in ")
+
+
+def test_the_sample_store_lists_and_replays_with_one_command_each(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["sessions", "--sample", "--json"]) == 0
+    (session,) = json.loads(capsys.readouterr().out)
+    assert session["compactions"] >= 2  # Hermes compacted it, running lcm
+    args = ["replay", "--hermes-sessions", "1", "--sample", "--engines", "compressor", "--json"]
+    assert main(args) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["window"] == 64_000 and report["sessions"][0]["messages"] == 80
+    assert report["sessions"][0]["hermes"]["compactions"] == session["compactions"]
+    assert main(["replay", "--sample"]) == 2
+    assert "--sample goes with --hermes-session" in capsys.readouterr().err

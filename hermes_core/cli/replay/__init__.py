@@ -24,7 +24,7 @@ from hermes_core.cli.replay.chart import (
 )
 from hermes_core.cli.replay.hermes import replay_hermes
 from hermes_core.cli.replay.simulation import ReplayReport, replay
-from hermes_core.cli.sessions import HERMES_HOME_HELP
+from hermes_core.cli.sessions import HERMES_HOME_HELP, SAMPLE_HELP, store_home
 from hermes_core.discovery import discover
 from hermes_core.errors import HermesError
 from hermes_core.host import ContextHost
@@ -35,8 +35,18 @@ __all__ = ["command"]
 
 #: How many search hits ``--ask`` shows, and how long a shown text may be.
 _HITS, _TEXT = 3, 110
+#: The window the sample store's session ran at in Hermes (its replay's default).
+SAMPLE_WINDOW = 64_000
 #: How many passes the table shows (the latest).
 _ROWS = 12
+
+
+def _window_asked(ctx: click.Context, context_length: int, sample: bool) -> int | None:
+    """The window a Hermes-session replay was given: --context-length, the sample's own,
+    or None (config.yaml's, else the default)."""
+    if _given(ctx, "context_length"):
+        return context_length
+    return SAMPLE_WINDOW if sample else None
 
 
 def _read_jsonl(path: Path) -> list[dict[str, Any]]:
@@ -159,6 +169,7 @@ def _short(text: object) -> str:
     is_flag=True,
     help="With --hermes-session --json: include the probes' text (default: positions only).",
 )
+@click.option("--sample", is_flag=True, help=f"With --hermes-session(s): {SAMPLE_HELP}")
 @click.pass_context
 def command(
     ctx: click.Context,
@@ -174,6 +185,7 @@ def command(
     engines: str | None = None,
     hermes_home: Path | None = None,
     include_text: bool = False,
+    sample: bool = False,
 ) -> None:
     """Replay FILE (JSONL, one OpenAI message per line; default: a bundled sample of 300 turns).
 
@@ -185,17 +197,21 @@ def command(
     every engine's from your config.yaml), so a store such as lcm's is never
     your own history.
     """
+    if sample and not (hermes_sessions or latest):
+        fail("--sample goes with --hermes-session ID or --hermes-sessions N")
     if hermes_sessions or latest:
         if file is not None:
             fail("replay either FILE or --hermes-session, not both")
         config = load(ctx)
         replay_hermes(
             config,
-            hermes_home or config.home,
+            store_home(ctx, hermes_home, sample),
             hermes_sessions,
             latest,
             engines,
-            context_length if _given(ctx, "context_length") else None,
+            context_length
+            if _given(ctx, "context_length")
+            else (SAMPLE_WINDOW if sample else None),
             as_json,
             include_text,
             use_config,
