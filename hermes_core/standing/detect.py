@@ -32,6 +32,9 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from hermes_core.standing.facts import states_a_governing_fact
+from hermes_core.standing.languages import foreign_rule
+
 __all__ = ["MAX_RULE_CHARS", "MAX_SENTENCE", "Directive", "find_directives", "sentences"]
 
 Kind = Literal["instruction", "revocation"]
@@ -87,7 +90,9 @@ _DIRECTIVE_START = re.compile(
     r"|(?:don'?t|do not|never|always|only|avoid|stop|refrain from|no more|keep|use|reply"
     r"|respond|answer|write|format|call|address|refer|show|ask|check|confirm|tell|put|give"
     r"|include|add|end|start|begin|sign|speak|talk|explain|summari[sz]e|limit|stay|stick"
-    r"|prefer|switch|translate|mention|cite|quote|spell|wait|send|run|double-check|be))\b",
+    r"|prefer|switch|translate|mention|cite|quote|spell|wait|send|run|double-check|be"
+    r"|list|convert|round|note|flag|warn|remind|lead|skip|omit|drop|leave|suggest|recommend"
+    r"|offer|describe|label|mark|sort|number|give|spare))\b",
     re.IGNORECASE,
 )
 # what a rule about every answer is about: the assistant's output and conduct in general
@@ -99,7 +104,8 @@ _GENERAL_OBJECT = re.compile(
     r"|tables?|markdown|json|prose|paragraphs?|sentences?|words?|characters?|emojis?|tone"
     r"|formal(?:ly)?|casual(?:ly)?|concise(?:ly)?|brief(?:ly)?|short|shorter|long(?:er)?"
     r"|detailed|language|english|french|spanish|german|italian|portuguese|japanese|chinese"
-    r"|dutch|russian|metric|imperial|celsius|fahrenheit|units?|call me|address me|refer to me"
+    r"|dutch|russian|metric|imperial|celsius|fahrenheit|units?|address me|refer to me"
+    r"|call me (?!when|if|later|back|tomorrow|tonight|at\b|on\b|after|before|soon|again|up)"
     r"|my name|first name|before (?:you |sending|running|deleting|committing|pushing|"
     r"executing|making|changing|buying|booking|posting|sharing|submitting|installing|merging)"
     r"|without (?:asking|checking|confirming|my)|unless|ask(?:ing)? (?:me )?(?:first|before)"
@@ -107,6 +113,10 @@ _GENERAL_OBJECT = re.compile(
     r"|personal|sign off|signature|spoilers?|jargon|code comments?|type hints?|docstrings?"
     r"|semicolons?|tabs|spaces|indentation|commit messages?|timezone|time zone|currency"
     r"|dates?|format(?:ted|ting)?|style|voice|caps|capital letters|exclamation|sources"
+    r"|times|prices|distances|temperatures|weights|measurements|amounts|heights"
+    r"|kilomet(?:er|re)s|km|miles|met(?:er|re)s|feet|inches|pounds|kilos|kilograms|kg|lbs"
+    r"|grams|ounces|lit(?:er|re)s|gallons|euros?|dollars?|pounds sterling|yen"
+    r"|preamble|intro(?:duction)?s?|ingredients|etymolog(?:y|ies)|local time"
     r"|citations?|references|links|jokes|apolog(?:y|ies|i[sz]e)|disclaimers?|caveats?"
     r"|filler|small talk|spelling|grammar|british|american|python|typescript|javascript"
     r"|examples?|code blocks?|headings?|summar(?:y|ies)|tl;?dr)\b",
@@ -130,6 +140,29 @@ _THIS_TURN = re.compile(
     r"|cpp|h|sql|sh|toml|ini|cfg|html|css)\b",
     re.IGNORECASE,
 )
+# quoted words are material, whatever they hold ("if I say 'tl;dr', ..."): a quote opens
+# after a space or at the start, so an apostrophe ("haven't") opens none
+_QUOTE = re.compile(r"(?:(?<=\s)|^)(['\"\u201c\u2018])[^'\"\u201d\u2019\n]{1,40}['\"\u201d\u2019]")
+_CONDUCT = (
+    r"(?:mention|bring up|bring|use|say|suggest|recommend|include|ask|share|call|write|talk"
+    r"|discuss|tell|show|send|post|add|put|give(?! up| in\b)|offer|propose|reply|respond"
+    r"|answer|apologi[sz]e"
+    r"|swear|curse|repeat|assume|list|quote|link|name|describe|sign|book|order|schedule)"
+)
+# a prohibition addressed to the assistant
+_PROHIBITION = re.compile(
+    r"^\s*(?:(?:ok(?:ay)?|also|and|but|so|oh|one thing|one more thing|just|important|fyi"
+    r"|btw)[,:;!.\s]+)*(?:please\s+|pls\s+|kindly\s+)?"
+    rf"(?:(?:don'?t|do not|never|no more)\s+(?:ever\s+)?{_CONDUCT}\w*\b"
+    r"|(?:stop|quit)\s+\w+ing\b"
+    r"|no\s+(?!idea|problem|worries|way\b|thanks|thank|doubt|kidding|clue|wonder|one\b"
+    r"|matter|longer|more than|big deal|rush|need|chance|offen[cs]e|pressure|comment|reason"
+    r"|luck|kids|one's|time\b|sir|ma'am|prob)[a-z]+\b)",
+    re.IGNORECASE,
+)
+_NO_SOMETHING = re.compile(r"\s*(?:please\s+)?no\b", re.IGNORECASE)
+# where a rule can begin inside a sentence: after a comma, a colon or a semicolon, or "so"
+_CLAUSE = re.compile(r"[,;:]\s+|\s+(?:so|and so|which means)\s+|\s+-\s+")
 _REVOKE = re.compile(
     r"^\s*(?:(?:ok(?:ay)?|actually|also|and|oh|so|now|sorry|wait|please|pls|hey)[,!.\s]+)*"
     r"(?:forget (?:about |what i said|my (?:earlier|previous|last)|that|the )"
@@ -193,14 +226,14 @@ def sentences(text: str) -> list[str]:
     return [s for s in found if len(s) > 3]
 
 
-def score(sentence: str) -> int:
-    """How many cues make ``sentence`` a standing instruction (0: none, or a task).
+def _english(sentence: str) -> int:
+    """The cues of an English rule set in time, by frequency or about every answer.
 
     Most sentences carry no cue at all; they are decided by the three cue patterns
     alone, before the larger patterns of what a rule is about are run."""
     lowered = sentence.lower()
     persistence = _mentions(lowered, _PERSISTENCE_WORDS, _PERSISTENCE)
-    condition = _CONDITION.match(sentence)
+    condition = _CONDITION.match(_QUOTE.sub("QUOTED", sentence))
     if condition and _DIRECTIVE_START.search(condition.group("rest")):
         return 2 + persistence  # a rule by its condition: it holds whenever that does
     frequency = _mentions(lowered, _FREQUENCY_WORDS, _FREQUENCY)
@@ -220,6 +253,33 @@ def score(sentence: str) -> int:
         return 2
     if directive and general:
         return 1
+    return 0
+
+
+def _prohibited(sentence: str) -> bool:
+    """Whether ``sentence`` forbids the assistant something ("never mention my ex", "no
+    emojis please", "stop apologising"), and is neither a question nor about this turn."""
+    if _PROHIBITION.search(sentence) is None or sentence.rstrip().endswith("?"):
+        return False
+    return _THIS_TURN.search(sentence) is None
+
+
+def score(sentence: str) -> int:
+    """How many cues make ``sentence`` a standing instruction (0: none, or a task): a rule
+    in English by its cues, a prohibition, a fact about the user that governs later
+    answers (:mod:`.facts`), a rule in another language (:mod:`.languages`), or a rule in
+    a clause after the first ("I live in Sydney, so give times in AEST")."""
+    english = _english(sentence)
+    if english:
+        return english
+    if _prohibited(sentence) or states_a_governing_fact(sentence):
+        return 2
+    foreign = foreign_rule(sentence)
+    if foreign:
+        return foreign
+    for clause in _CLAUSE.split(sentence)[1:]:  # "no ..." after a comma is mostly talk
+        if _english(clause) or (_prohibited(clause) and not _NO_SOMETHING.match(clause)):
+            return 1
     return 0
 
 

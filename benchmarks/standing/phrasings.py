@@ -1,0 +1,178 @@
+"""Standing instructions by class of phrasing, in two halves written together before the
+detector was tuned: ``TUNING`` (the detector's tests hold it, and it was tuned on it) and
+``HELD_OUT`` (never looked at while tuning; reported beside the other half, to see whether
+what was tuned generalises). Each class has phrasings in both halves, none shared.
+
+``HELD_OUT`` was then looked at once (23 of 29 found) and the classes it showed missing
+were made general (units and amounts, an imperative after a condition, an intolerance with
+its qualifier): it is no longer held out. ``HELD_OUT_2`` was written after that, before
+being run, and is the held-out half from then on.
+
+``ORDINARY`` are things people say that set no rule: they must not be carried.
+"""
+
+from __future__ import annotations
+
+__all__ = ["HELD_OUT", "HELD_OUT_2", "ORDINARY", "TUNING"]
+
+TUNING: dict[str, list[str]] = {
+    "form": [
+        "Keep answers under 100 words.",
+        "Use metric units.",
+        "Write in a formal tone.",
+        "Answer in Spanish.",
+        "Please use bullet points when you list things.",
+        "Give me the short version first, then details if I ask.",
+        "Be concise.",
+    ],
+    "facts about the user": [
+        "I'm allergic to peanuts, so please account for that in any food suggestion.",
+        "I'm vegan.",
+        "I have a severe shellfish allergy.",
+        "My name is Priya, but call me Pri.",
+        "I'm in the Europe/Berlin time zone.",
+        "I'm diabetic, keep that in mind for meal ideas.",
+        "My pronouns are they/them.",
+    ],
+    "prohibitions": [
+        "No emojis please.",
+        "Never mention my ex.",
+        "Don't recommend chain restaurants.",
+        "Please stop apologising.",
+        "No spoilers for books I haven't finished.",
+    ],
+    "conditional": [
+        "If I ask for code, use Python.",
+        "When I ask about a place, include the local time there.",
+        "Whenever you recommend a movie, say how long it is.",
+        "If I say 'tl;dr', give me one sentence.",
+    ],
+    "inside a long turn": [
+        "We spent the whole weekend at the lake and the kids loved it, the water was "
+        "still cold though. By the way, always give temperatures in Celsius. Then we drove "
+        "back on Sunday evening and got stuck in traffic for two hours.",
+        "Work has been crazy with the launch and my manager keeps moving deadlines. One "
+        "thing: please don't suggest anything with alcohol, I've stopped drinking. Anyway, "
+        "I'm hoping things calm down next month.",
+    ],
+    "other languages": [
+        "Réponds toujours en français, s'il te plaît.",
+        "Bitte antworte ab jetzt immer auf Deutsch.",
+        "De ahora en adelante, respóndeme siempre en español.",
+        "Rispondi sempre in italiano.",
+    ],
+}
+
+HELD_OUT: dict[str, list[str]] = {
+    "form": [
+        "Limit every reply to three sentences.",
+        "Please give distances in kilometres.",
+        "Talk to me casually, like a friend would.",
+        "Reply in Portuguese from here.",
+        "Format lists as numbered items.",
+        "Lead with the answer, skip the preamble.",
+        "Keep it brief.",
+    ],
+    "facts about the user": [
+        "I can't eat gluten, so bear that in mind when you suggest recipes.",
+        "I'm lactose intolerant.",
+        "I've got a nut allergy.",
+        "Please call me Sam.",
+        "I live in Sydney, so give times in AEST.",
+        "I'm pregnant, so keep that in mind for any food or activity ideas.",
+        "I'm colourblind, so don't describe things only by colour.",
+    ],
+    "prohibitions": [
+        "No swearing.",
+        "Never bring up politics.",
+        "Don't suggest anything that needs a car.",
+        "Quit using exclamation marks.",
+        "Please don't use my full name.",
+    ],
+    "conditional": [
+        "If I ask for a recipe, list the ingredients first.",
+        "When you mention a price, convert it to euros.",
+        "Whenever I share a photo, ask me where it was taken.",
+        "If I ask for a word, give me its etymology too.",
+    ],
+    "inside a long turn": [
+        "My sister visited last week and we went to that new bakery downtown, the "
+        "croissants were amazing. Also, from now on please keep your answers short, I'm "
+        "reading on my phone. She's coming back in June for my birthday.",
+        "I finally finished the painting I started in spring, it took forever to get the "
+        "sky right. Just so you know, I'm allergic to cats, so leave them out of any pet "
+        "ideas. Next I want to try watercolours.",
+    ],
+    "other languages": [
+        "Réponds-moi en anglais simple, s'il te plaît, sans jargon.",
+        "Schreib mir bitte immer kurze Antworten.",
+        "Nunca me hables de política, por favor.",
+        "A partir de agora, responde sempre em português.",
+    ],
+}
+
+HELD_OUT_2: dict[str, list[str]] = {
+    "form": [
+        "Answers in two paragraphs max, please.",
+        "Use Fahrenheit for temperatures.",
+        "Please write in plain English, no fancy words.",
+        "Reply to me in German.",
+        "Put the key point in bold.",
+        "Start every answer with a one-line summary.",
+        "Keep your replies friendly and upbeat.",
+    ],
+    "facts about the user": [
+        "I'm allergic to shellfish, keep that in mind when you suggest restaurants.",
+        "I'm vegetarian, so no meat dishes.",
+        "I have a sesame allergy.",
+        "You can call me Alex.",
+        "My time zone is UTC-5.",
+        "I'm hard of hearing, so don't suggest podcasts.",
+        "I am coeliac.",
+    ],
+    "prohibitions": [
+        "No small talk, please.",
+        "Never recommend horror films to me.",
+        "Don't mention the weather.",
+        "Stop asking me follow-up questions.",
+        "Please never share my address.",
+    ],
+    "conditional": [
+        "If I ask about a book, tell me the page count.",
+        "When I mention a city, give me its population.",
+        "Whenever you quote someone, cite the source.",
+        "If I ask for a workout, keep it under twenty minutes.",
+    ],
+    "inside a long turn": [
+        "The concert was loud and packed, we barely found a spot near the stage and my "
+        "feet still hurt. Please remember to always show prices in pounds for me. Anyway "
+        "the band played for almost three hours.",
+        "Grandma turned ninety last Saturday and the whole family came, even my cousins "
+        "from abroad. From now on, don't suggest gifts that cost more than fifty dollars. "
+        "She loved the photo album we made.",
+    ],
+    "other languages": [
+        "Désormais, réponds-moi en espagnol.",
+        "Antworte mir immer mit Stichpunkten.",
+        "Escríbeme siempre respuestas cortas.",
+        "D'ora in poi rispondimi in inglese.",
+    ],
+}
+
+ORDINARY: list[str] = [
+    "Yesterday I went hiking with my brother.",
+    "Can you help me plan a trip to Lisbon?",
+    "I love pizza, especially with mushrooms.",
+    "My sister lives in Boston.",
+    "What's the weather like in July?",
+    "I'm so tired today, work was long.",
+    "I always wanted to learn the piano.",
+    "We never went to the beach that summer.",
+    "Call me when you get home!",
+    "I'm reading a book about the Roman empire.",
+    "Do you think I should take the job?",
+    "My dog is allergic to chicken, poor thing.",
+    "The kids keep asking me to read the same story every night.",
+    "Don't you think the ending was weird?",
+    "If it rains tomorrow we'll stay in.",
+]

@@ -1,0 +1,60 @@
+"""Standing instructions in French, German, Spanish, Italian and Portuguese, found by the same
+three kinds of cue as in English (:mod:`.detect`): a phrase that sets a rule in time
+("à partir de maintenant", "ab jetzt", "de ahora en adelante", "d'ora in poi", "a partir
+de agora"), "always" or "never" ("toujours", "immer", "siempre", "sempre", "jamais",
+"nie", "nunca", "mai"), and a directive addressed to the assistant ("réponds", "antworte",
+"responde", "rispondi", "escreva"...). A sentence is a rule when it holds a directive and
+either of the other two, or a directive about the reply's language or length.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["foreign_rule"]
+
+_PERSISTENCE = re.compile(
+    r"\b(?:à partir de maintenant|désormais|dorénavant|à l'avenir|ab jetzt|von nun an"
+    r"|ab sofort|in zukunft|künftig|de ahora en adelante|a partir de ahora|desde ahora"
+    r"|d'ora in poi|da ora in poi|d'ora in avanti|a partir de agora|daqui em diante"
+    r"|de agora em diante)\b",
+    re.IGNORECASE,
+)
+_FREQUENCY = re.compile(
+    r"\b(?:toujours|jamais|immer|nie|niemals|stets|siempre|nunca|jamás|sempre|mai|nunca)\b",
+    re.IGNORECASE,
+)
+# what the assistant is told to do: answer, write, speak, call, use, avoid, keep, tell
+_DIRECTIVE = re.compile(
+    r"\b(?:r[ée]ponds?|r[ée]pondez|[ée]cris|[ée]crivez|parle|parlez|appelle|appelez|utilise"
+    r"|utilisez|[ée]vite|[ée]vitez|garde|gardez|dis|dites|ne me parle"
+    r"|antworte|antwortet|antworten sie|schreib|schreibe|schreibt|sprich|sprecht|nenn|nenne"
+    r"|verwende|benutze|vermeide|halte"
+    r"|responde|respóndeme|respondeme|contesta|contéstame|escribe|escríbeme|habla|háblame"
+    r"|hables|llámame|usa|utiliza|evita|mantén|dime"
+    r"|rispondi|rispondimi|scrivi|scrivimi|parla|parlami|chiamami|usa|evita|dimmi"
+    r"|responda|responde-me|escreva|fale|chame-me|me chame|use|evite|diga)\b",
+    re.IGNORECASE,
+)
+# the reply's language or length, whatever the word for "answer"
+_ABOUT_THE_REPLY = re.compile(
+    r"\b(?:en|in|auf|em)\s+(?:français|francais|anglais|allemand|espagnol|italien|portugais"
+    r"|englisch|deutsch|französisch|spanisch|italienisch|portugiesisch"
+    r"|inglés|ingles|alemán|francés|español|espanol|italiano|portugués"
+    r"|inglese|tedesco|francese|spagnolo|portoghese|inglês|alemão|francês|espanhol|português)"
+    r"\b|\b(?:courte?s?|brèves?|kurze?n?|knapp|corta?s?|breves?|brevi|curte?s?)\b",
+    re.IGNORECASE,
+)
+
+
+def foreign_rule(sentence: str) -> int:
+    """How many cues make ``sentence`` a standing instruction in one of these languages
+    (0: none)."""
+    if _DIRECTIVE.search(sentence) is None:
+        return 0
+    persistence = _PERSISTENCE.search(sentence) is not None
+    frequency = _FREQUENCY.search(sentence) is not None
+    about_reply = _ABOUT_THE_REPLY.search(sentence) is not None
+    if persistence or frequency:
+        return 2 + persistence
+    return 1 if about_reply else 0

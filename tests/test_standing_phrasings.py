@@ -1,0 +1,43 @@
+"""Standing instructions by class of phrasing (``benchmarks/standing/phrasings.py``): every
+phrasing of the tuning half is found, nothing an ordinary turn says is, and on LoCoMo's
+development conversations under 1% of the turns is carried. The held-out halves are
+reported by ``nox -s standing``, not asserted here: a test would make them tuned on."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+
+from recall.locomo import load
+from standing.phrasings import ORDINARY, TUNING
+
+from hermes_core.standing.detect import find_directives
+
+LOCOMO = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo-dev"
+
+
+def _carried(text: str) -> bool:
+    return any(d.kind == "instruction" for d in find_directives(text))
+
+
+@pytest.mark.parametrize(
+    ("kind", "text"), [(kind, text) for kind, texts in TUNING.items() for text in texts]
+)
+def test_each_class_of_phrasing_is_found(kind: str, text: str) -> None:
+    assert _carried(text), kind
+
+
+@pytest.mark.parametrize("text", ORDINARY)
+def test_what_people_say_in_passing_is_not_carried(text: str) -> None:
+    assert not _carried(text)
+
+
+def test_under_one_in_a_hundred_ordinary_turns_is_carried() -> None:
+    turns = [m["content"] for f in sorted(LOCOMO.glob("*.json")) for m in load(f).messages[1:]]
+    assert len(turns) > 1_000, "../shared/data/locomo-dev is missing"
+    carried = [t for t in turns if _carried(t)]
+    assert len(carried) / len(turns) < 0.01, carried
