@@ -9,11 +9,13 @@ its qualifier): it is no longer held out. ``HELD_OUT_2`` was written after that,
 being run, and is the held-out half from then on.
 
 ``ORDINARY`` are things people say that set no rule: they must not be carried.
+``RULE_IN`` names, for a long turn, the sentence that states its rule: what a request
+must carry verbatim (the rest of the turn is talk).
 """
 
 from __future__ import annotations
 
-__all__ = ["HELD_OUT", "HELD_OUT_2", "ORDINARY", "TUNING"]
+__all__ = ["HELD_OUT", "HELD_OUT_2", "ORDINARY", "RULE_IN", "TUNING", "rule_of"]
 
 TUNING: dict[str, list[str]] = {
     "form": [
@@ -176,3 +178,24 @@ ORDINARY: list[str] = [
     "Don't you think the ending was weird?",
     "If it rains tomorrow we'll stay in.",
 ]
+
+#: The rule sentences of the long turns above (each found in its turn by rule_of).
+RULE_SENTENCES = (
+    "By the way, always give temperatures in Celsius.",
+    "One thing: please don't suggest anything with alcohol, I've stopped drinking.",
+    "Also, from now on please keep your answers short, I'm reading on my phone.",
+    "Just so you know, I'm allergic to cats, so leave them out of any pet ideas.",
+    "Please remember to always show prices in pounds for me.",
+    "From now on, don't suggest gifts that cost more than fifty dollars.",
+)
+RULE_IN: dict[str, str] = {
+    turn: next(rule for rule in RULE_SENTENCES if rule in turn)
+    for half in (TUNING, HELD_OUT, HELD_OUT_2)
+    for turn in half["inside a long turn"]
+}
+
+
+def rule_of(text: str) -> str:
+    """What a request must carry of ``text`` verbatim: the rule's sentence of a long turn,
+    else the whole text."""
+    return RULE_IN.get(text, text).strip()

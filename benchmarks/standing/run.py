@@ -1,9 +1,13 @@
 """``nox -s standing``: are the user's standing instructions in every later request?
 
 Our own check, on the development conversations (``../shared/data/locomo-dev``):
-into each conversation go 16 instructions of our own writing (eight set in time,
-"from now on ...", eight by their form alone), half near the top (the first tenth
-of the turns) and half in the middle, each a user message answered "Noted.". Each
+into each conversation go 15 instructions of one set, half near the top (the first
+tenth of the turns) and half in the middle, each a user message answered "Noted.".
+The sets (``--set``): ``ours`` (eight set in time, eight by their form alone), and
+the two halves of ``phrasings.py`` by class of phrasing (form, facts about the user,
+prohibitions, conditions, a rule inside a long turn, other languages): ``tuning``
+and ``held-out`` (its second held-out half), 15 each, one per subject (two on the
+same subject would rightly end one another). Each
 engine replays the conversation at B = 4,000, 8,000 and 16,000 tokens; then later
 requests are built: ten of the conversation's own questions (unrelated to the
 instructions) and six requests an instruction governs ("Draft a reply ..."). A pair
@@ -24,6 +28,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from recall.locomo import Conversation, Question, load
 from recall.protocol import ask, fits, replay
+
+from hermes_core.standing.topics import slot
+from standing.phrasings import HELD_OUT_2, TUNING, rule_of
 
 DEFAULT_DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo-dev"
 
@@ -57,13 +64,39 @@ GOVERNED = [
 ]
 
 
-def with_instructions(conversation: Conversation) -> tuple[Conversation, dict[str, str]]:
-    """The conversation with our instructions in it, and where each went (top, middle)."""
+def of_classes(half: dict[str, list[str]], count: int = 15) -> list[str]:
+    """``count`` instructions of ``half``, taken class by class in turn, one per subject."""
+    chosen: list[str] = []
+    used: set[str] = set()
+    queues = [list(texts) for texts in half.values()]
+    while len(chosen) < count and any(queues):
+        for queue in queues:
+            while queue and len(chosen) < count:
+                text = queue.pop(0)
+                subject = slot(rule_of(text))
+                if subject is None or subject not in used:
+                    used.add(subject or "")
+                    chosen.append(text)
+                    break
+    return chosen
+
+
+SETS = {
+    "ours": SET_IN_TIME + BY_FORM,
+    "tuning": of_classes(TUNING),
+    "held-out": of_classes(HELD_OUT_2),
+}
+
+
+def with_instructions(
+    conversation: Conversation, instructions: list[str]
+) -> tuple[Conversation, dict[str, str]]:
+    """The conversation with ``instructions`` in it, and where each went (top, middle)."""
     turns = conversation.turns
     top, middle = max(2, len(turns) // 10), len(turns) // 2
     placed: dict[int, list[str]] = {}
     where: dict[str, str] = {}
-    for n, text in enumerate(SET_IN_TIME + BY_FORM):
+    for n, text in enumerate(instructions):
         at = top + 2 * (n % 8) if n % 2 == 0 else middle + 2 * (n % 8)
         placed.setdefault(at, []).append(text)
         where[text] = "top" if n % 2 == 0 else "middle"
@@ -80,14 +113,25 @@ def main() -> int:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--budgets", type=int, nargs="+", default=[4_000, 8_000, 16_000])
     parser.add_argument("--engines", nargs="+", default=["compressor", "lcm"])
+    parser.add_argument("--set", choices=sorted(SETS), nargs="+", default=["tuning", "held-out"])
     args = parser.parse_args()
     files = sorted(args.data.glob("*.json"))
-    conversations = [with_instructions(load(f)) for f in files]
-    print(f"{len(files)} conversations, {len(SET_IN_TIME + BY_FORM)} instructions each")
+    for name in args.set:
+        measure(name, SETS[name], files, args.budgets, args.engines)
+    return 0
+
+
+def measure(
+    name: str, instructions: list[str], files: list[Path], budgets: list[int], engines: list[str]
+) -> None:
+    """Print, per engine and budget, the share of (instruction, later request) pairs whose
+    request carries the instruction verbatim within the budget."""
+    conversations = [with_instructions(load(f), instructions) for f in files]
+    print(f"set {name}: {len(files)} conversations, {len(instructions)} instructions each")
     print(f"{'engine':>11} {'B':>7} {'probe':>9} {'top':>6} {'middle':>7} {'all':>6}")
     with tempfile.TemporaryDirectory(prefix="standing-") as scratch:
-        for engine in args.engines:
-            for budget in args.budgets:
+        for engine in engines:
+            for budget in budgets:
                 tally: dict[tuple[str, str], list[int]] = {}
                 for conversation, where in conversations:
                     home = Path(scratch) / f"{engine}-{budget}-{conversation.name}"
@@ -100,7 +144,7 @@ def main() -> int:
                         body = "\n".join(str(m.get("content")) for m in request)
                         for text, position in where.items():
                             cell = tally.setdefault((kind, position), [0, 0])
-                            cell[0] += ok and text in body
+                            cell[0] += ok and rule_of(text) in body
                             cell[1] += 1
                 for kind in ("unrelated", "governed"):
                     top, mid = tally[(kind, "top")], tally[(kind, "middle")]
@@ -109,7 +153,6 @@ def main() -> int:
                         f"{engine:>11} {budget:>7,} {kind:>9} {top[0] / top[1]:6.3f} "
                         f"{mid[0] / mid[1]:7.3f} {share:6.3f}"
                     )
-    return 0
 
 
 if __name__ == "__main__":

@@ -57,7 +57,7 @@ __all__ = [
 logger = get_logger("hermes_core.standing")
 
 #: The share of a request's budget the carried instructions may take, by default.
-SHARE = 0.1
+SHARE = 0.2
 #: A user message this short that states a rule is carried whole.
 WHOLE_MESSAGE_CHARS = 300
 #: User messages remembered as read (by digest); past this the oldest are forgotten.
