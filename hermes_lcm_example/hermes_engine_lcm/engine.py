@@ -74,6 +74,21 @@ def _keep(cache: OrderedDict[str, Any], sid: str, value: Any) -> None:
         cache.popitem(last=False)
 
 
+def _turn_in_progress(history: list[Any], incoming: Any) -> bool:
+    """Whether ``history`` already holds ``incoming`` as the user message of a turn still in
+    progress: its last user message, followed by nothing but tool calls and their results
+    (Hermes 0.22 passes the turn's user message as ``incoming_message`` at every call of a
+    tool loop; appended again, it would end the request and the model would ask again)."""
+    for message in reversed(history):
+        role = role_of(message)
+        if role == "user":
+            return bool(message == incoming)
+        if role == "tool" or (role == "assistant" and message.get("tool_calls")):
+            continue
+        return False
+    return False
+
+
 def _lcm_own(message: Any) -> bool:
     """Whether ``message`` is LCM's own text (a summary or a stub), never stored as a message."""
     return is_lcm_summary(message) or is_lcm_stub(message) or StandingInstructions.is_block(message)
@@ -341,7 +356,7 @@ class LCMEngine(ContextEngine):
         history = list(
             conversation_messages if conversation_messages is not None else request_messages
         )
-        if incoming_message is not None and (not history or history[-1] != incoming_message):
+        if incoming_message is not None and not _turn_in_progress(history, incoming_message):
             history.append(incoming_message)
         stored = self._ingest(sid, history)
         # by meaning, only what was stored before this request's own messages: their vectors

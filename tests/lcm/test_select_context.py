@@ -243,3 +243,25 @@ def test_a_request_reads_no_messages_metadata_twice(
     assert any("kestrel-17" in str(m.get("content")) for m in request)
     assert len(request) > 20 and reads
     assert len(reads) == len(set(reads))
+
+
+def test_a_turns_user_message_handed_again_mid_tool_loop_is_not_asked_again(
+    make_lcm: Callable[..., LCMEngine],
+) -> None:
+    """Hermes 0.22 hands the turn's user message as incoming_message at every call of a
+    tool loop: the request must end with the latest tool result, or the model asks for the
+    tool again (an endless loop)."""
+    engine = make_lcm(context_length=8_000)
+    ask = {"role": "user", "content": "Read src/mod_7.py and say what it does."}
+    call = {"id": "c7", "type": "function", "function": {"name": "read_file", "arguments": "{}"}}
+    history = [
+        *sample_conversation(2),
+        ask,
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c7", "content": "def handler_7(event): ..."},
+    ]
+    request = engine.select_context(
+        history, conversation_messages=history, incoming_message=ask, budget_tokens=4_000
+    )
+    assert request is not None and request[-1]["role"] == "tool"
+    assert sum(m == ask for m in request) == 1
