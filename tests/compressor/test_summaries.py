@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from typing import Any
 
 import pytest
@@ -15,7 +16,7 @@ from hermes_compressor.assembly import SUMMARY_PREFIX
 from hermes_compressor.fallback_summary import MAX_FALLBACK_CHARS
 from hermes_core import validate_messages
 from hermes_core.llm import AuxiliaryLLMConfig, ChatClient
-from hermes_core.testing.conversations import sample_conversation, user
+from hermes_core.testing.conversations import agent_turn, sample_conversation, user
 
 CONFIG = {"compression": {"protect_first_n": 1, "protect_last_n": 6}}
 
@@ -299,3 +300,32 @@ def test_the_turns_sent_to_the_summariser_are_cut_to_the_newest_max_input_chars(
     assert "turn 00999" in sent and "turn 00000" not in sent
     short = build_prompt(turns[:10], None, None, 500)[1]["content"]
     assert "turn 00000" in short and "were cut" not in short
+
+
+def test_fifty_passes_fold_into_one_bounded_summary_that_keeps_the_newest_facts() -> None:
+    """Without an LLM, a summary of summaries folds: after 50 passes of a long replay there
+    is one summary, no 'Earlier summary' nested in it, within its size, and the latest ask
+    and the newest file are in it."""
+    engine = _fold_engine()
+    history = sample_conversation(2)
+    passes = turn = 0
+    while passes < 50:
+        history += agent_turn(turn)
+        turn += 1
+        if sum(engine.count_tokens(m) for m in history) > engine.threshold_tokens:
+            compacted = engine.compress(history)
+            passes += compacted is not history
+            history = compacted
+    summaries = [m for m in history if str(m.get("content", "")).startswith("[Context summary]")]
+    assert len(summaries) == 1
+    text = summaries[0]["content"]
+    assert text.count("## Earlier summary") <= 1 and text.count("## Latest user ask") == 1
+    assert len(text) <= 4 * engine._summary_tokens(6_000) + 400  # within its share, and
+    newest = max(int(n) for n in re.findall(r"module_(\d+)\.py", text))
+    assert newest >= turn - 12  # the newest files are the ones kept
+
+
+def _fold_engine() -> CompressorEngine:
+    engine = CompressorEngine({"compression": {"protect_first_n": 1, "protect_last_n": 6}})
+    engine.update_model("m", 6_000)
+    return engine
