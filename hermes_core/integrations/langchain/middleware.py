@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
 from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse
+from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AnyMessage, RemoveMessage, SystemMessage
 from langgraph.graph.message import REMOVE_ALL_MESSAGES
 
@@ -76,7 +77,10 @@ class ContextEngineMiddleware(AgentMiddleware):
     window; without it, the chat model's profile, then ``model.context_length``
     in the config, say it. ``session_id`` names the conversation when the agent
     runs without a LangGraph ``thread_id``. The engine's tools are offered to
-    the agent (``tools``) unless ``offer_tools`` is False.
+    the agent (``tools``) unless ``offer_tools`` is False, and only to a chat model
+    that can take tools: a model whose ``bind_tools`` is LangChain's default (which
+    raises, as ``GenericFakeChatModel``'s and ``FakeListChatModel``'s do) gets the
+    request without them, and ``langchain.engine_tools_not_offered`` says so once.
     """
 
     def __init__(
@@ -98,6 +102,7 @@ class ContextEngineMiddleware(AgentMiddleware):
         self._model: tuple[str, int] | None = None
         self._seen: dict[str, list[dict[str, Any]]] = {}
         self.tools = engine_tools(self.host, self._conversation) if offer_tools else []
+        self._told: set[type[Any]] = set()  # models said once to take no tools
 
     # ------------------------------------------------------------------ threads
 
@@ -189,7 +194,24 @@ class ContextEngineMiddleware(AgentMiddleware):
         """The request the model sees: the engine's ``select_context``."""
         return handler(self._selected(request))
 
+    def _without_our_tools(self, request: ModelRequest) -> ModelRequest:
+        """``request`` without the engine's tools when its model cannot take tools."""
+        model = request.model
+        ours = {tool.name for tool in self.tools}
+        if not ours or type(model).bind_tools is not BaseChatModel.bind_tools:
+            return request
+        kept = [t for t in request.tools if getattr(t, "name", None) not in ours]
+        if type(model) not in self._told:
+            self._told.add(type(model))
+            logger.info(
+                "langchain.engine_tools_not_offered",
+                model=type(model).__name__,
+                reason="the model cannot take tools (its bind_tools is LangChain's default)",
+            )
+        return request.override(tools=kept)
+
     def _selected(self, request: ModelRequest) -> ModelRequest:
+        request = self._without_our_tools(request)
         self._use_model(request.model)
         session = self._session()
         thread = self._thread(session)
