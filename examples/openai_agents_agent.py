@@ -1,7 +1,11 @@
 """An OpenAI Agents SDK agent whose memory is managed by a hermes-context engine.
 
-Run it against any OpenAI-compatible server (the tests run it against a fake one
-on 127.0.0.1)::
+Run it offline, against the project's fake OpenAI server on 127.0.0.1, in a throwaway
+Hermes home (nothing is written to yours)::
+
+    python examples/openai_agents_agent.py
+
+or against any OpenAI-compatible server::
 
     python examples/openai_agents_agent.py --base-url http://127.0.0.1:8000/v1 --turns 40
 
@@ -74,9 +78,11 @@ async def converse(agent: Agent[Any], session: ContextEngineSession, turns: int)
     # --8<-- [end:loop]
 
 
-def run(base_url: str, engine: str, turns: int, context_length: int, api: str) -> dict[str, Any]:
+def run(
+    base_url: str, engine: str, turns: int, context_length: int, api: str, env: dict[str, str]
+) -> dict[str, Any]:
     """``turns`` turns of one conversation; returns what the engine reports."""
-    with ContextHost.from_config({"context": {"engine": engine}}) as host:  # $HERMES_HOME
+    with ContextHost.from_config({"context": {"engine": engine}}, env=env) as host:
         agent, session = build_agent(base_url, host, context_length, api)
         asyncio.run(converse(agent, session, turns))
         items = asyncio.run(session.get_items())
@@ -84,14 +90,23 @@ def run(base_url: str, engine: str, turns: int, context_length: int, api: str) -
 
 
 def main(argv: list[str] | None = None) -> int:
+    from hermes_core.testing import example_setting  # the offline server, a throwaway home
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--base-url", required=True, help="an OpenAI-compatible /v1 URL")
+    parser.add_argument(
+        "--base-url",
+        help="an OpenAI-compatible /v1 URL (default: the project's fake server, offline)",
+    )
+    parser.add_argument(
+        "--hermes-home", help="where the engine keeps its state (default: a throwaway folder)"
+    )
     parser.add_argument("--engine", default="lcm", help="the context engine (default: lcm)")
     parser.add_argument("--turns", type=int, default=40, help="user turns (default: 40)")
     parser.add_argument("--context-length", type=int, default=16_000, help="the model's window")
     parser.add_argument("--api", choices=("responses", "chat"), default="responses")
     args = parser.parse_args(argv)
-    result = run(args.base_url, args.engine, args.turns, args.context_length, args.api)
+    with example_setting(args.base_url, args.hermes_home) as (base_url, env):
+        result = run(base_url, args.engine, args.turns, args.context_length, args.api, env)
     print(json.dumps(result, default=str))
     return 0
 

@@ -23,6 +23,7 @@ from hermes_core.testing.distributions import write_distribution
 from hermes_core.testing.engine_source import engine_module_source
 from hermes_core.testing.events import EventCapture, capture_events
 from hermes_core.testing.hosts import host_for
+from hermes_core.testing.offline import example_setting
 from hermes_core.testing.openai_server import FakeOpenAI, fake_openai_server
 from hermes_core.testing.rules import (
     RULES,
@@ -54,6 +55,7 @@ __all__ = [
     "check_contract",
     "coding_session",
     "engine_module_source",
+    "example_setting",
     "fake_openai_server",
     "host_for",
     "reply",
