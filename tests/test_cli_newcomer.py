@@ -149,3 +149,17 @@ def test_every_console_log_line_has_one_style(tmp_path: Path) -> None:
     assert any("did you mean 'compression.threshold'?" in line for line in lines)  # a sentence
     for line in lines:
         assert line.startswith(("warning: ", "(")), line  # never structlog's "[warning  ]"
+
+
+def test_replay_ask_says_how_the_engine_ranked_what_it_recalls(tmp_path: Path) -> None:
+    """With embeddings off the reader is told that ranking was by keywords, and why."""
+    from tests.attacks.test_config_cli import run
+
+    done = run(
+        "replay", "--engine", "lcm", "--context-length", "16000",
+        "--ask", "which host runs the staging database",
+        home=tmp_path, HERMES_LCM_EMBEDDING_MODEL="none",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    said = " ".join(done.stdout.split())
+    assert "the engine ranked what it recalls by keywords only" in said

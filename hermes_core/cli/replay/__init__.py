@@ -342,7 +342,33 @@ def _show(report: ReplayReport) -> None:
             say("  - {text}", text=text)
 
 
+#: How long --ask waits for an engine's background embeddings before it asks.
+EMBEDDINGS_WAIT_SECONDS = 60.0
+
+
+def _ranking(host: ContextHost) -> str | None:
+    """How the engine ranks what it recalls, for the reader: by meaning (with how many of
+    its messages have vectors) or by keywords and why; None for an engine that says
+    nothing of it."""
+    flush = getattr(host.engine, "flush_embeddings", None)
+    ready = flush(EMBEDDINGS_WAIT_SECONDS) if callable(flush) else True
+    shown = host.status().get("embeddings")
+    if not isinstance(shown, dict):
+        return None
+    if not shown.get("model"):
+        return f"by keywords only: {shown.get('why') or 'no embedding model'}"
+    vectors, messages = shown.get("vectors", 0), shown.get("messages", 0)
+    if not ready:
+        return (
+            f"by meaning and keywords, but only {vectors:,} of {messages:,} messages had "
+            f"vectors after {EMBEDDINGS_WAIT_SECONDS:g} s: the rest by keywords"
+        )
+    return f"by meaning ({shown['model']}, {vectors:,} of {messages:,} messages) and keywords"
+
+
 def _ask(host: ContextHost, history: list[dict[str, Any]], ask: str, window: int) -> dict[str, Any]:
+    # the engine's background work done first, as it would be by the agent's next turn
+    ranking = _ranking(host)
     # search first: once the question is part of the conversation it would find itself
     tools = [entry["function"]["name"] for entry in host.tool_schemas()]
     search = next((t for t in tools if t.endswith(("grep", "search"))), None)
@@ -366,6 +392,7 @@ def _ask(host: ContextHost, history: list[dict[str, Any]], ask: str, window: int
         "reply_reserve_tokens": host.reply_reserve_tokens,
         "search_tool": search,
         "found": found,
+        "ranking": ranking,
     }
 
 
@@ -385,6 +412,8 @@ def _show_ask(answer: dict[str, Any], window: int) -> None:
         held=answer["agent_context_messages"],
         recalled=answer["recalled"],
     )
+    if answer.get("ranking"):
+        say("  the engine ranked what it recalls {ranking}", ranking=answer["ranking"])
     rows = Table.grid(padding=(0, 1))  # a wrapped line keeps its column
     rows.add_column(justify="right", style="bold")
     rows.add_column()

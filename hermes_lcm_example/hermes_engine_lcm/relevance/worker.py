@@ -180,7 +180,7 @@ class BackgroundEmbedder:
         try:
             return [vector.tobytes() for vector in self._views(rows)]
         except BaseException as exc:  # a panic in the tokenizer is no Exception
-            if _interrupt(exc) or len(rows) == 1:
+            if _interrupt(exc) or len(rows) == 1 or isinstance(exc, native.ProcessExiting):
                 raise
         out: list[bytes] = []
         failed: list[tuple[int, BaseException]] = []
@@ -189,7 +189,7 @@ class BackgroundEmbedder:
                 (vector,) = self._views([row])
                 out.append(vector.tobytes())
             except BaseException as error:
-                if _interrupt(error):
+                if _interrupt(error) or isinstance(error, native.ProcessExiting):
                     raise
                 failed.append((row[0], error))
                 out.append(b"")
