@@ -15,7 +15,7 @@ the user. Everything else is data, whatever it says or imitates:
   engine names for its own, and the convention every engine we know follows:
   a bracketed label naming a summary or a compaction
   (``[Context summary] ...``, ``[LCM summary of earlier turns] ...``,
-  ``[CONTEXT COMPACTION — REFERENCE ONLY] ...``; see :data:`SUMMARY_LABEL`).
+  ``[CONTEXT COMPACTION — REFERENCE ONLY] ...``; see ``SUMMARY_LABEL``).
 
 ``system`` messages are the integrator's: no tool, page or model writes one.
 """
@@ -51,7 +51,7 @@ SUMMARY_LABEL = re.compile(
 def engine_written(message: Any, markers: Iterable[str] = ()) -> bool:
     """Whether ``message`` begins with a marker an engine writes: one of
     :data:`ENGINE_MARKERS`, of ``markers`` (an engine's own), or a label that follows the
-    convention (:data:`SUMMARY_LABEL`)."""
+    convention (``SUMMARY_LABEL``)."""
     whole = text_of(message)
     text = whole[:1_000].lstrip()
     if text.startswith(_MERGED_START):

@@ -154,7 +154,7 @@ class StandingInstructions:
 
         Only ``user`` messages no engine wrote are read (:func:`hermes_core.is_users_words`;
         ``skip`` names more to leave, such as the engine's own summaries), and blocks an
-        engine carried (``system`` messages, :func:`is_block`) are adopted. A tool result,
+        engine carried (``system`` messages, ``is_block``) are adopted. A tool result,
         a reply or a summary never sets or ends an instruction, whatever it says.
 
         Costs what is new: a list that starts with the very message objects the last one
