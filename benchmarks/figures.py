@@ -2,15 +2,17 @@
 
 With ``--write-figures`` (or ``HERMES_CONTEXT_WRITE_DOCS=1``) a benchmark
 records the figures the docs quote into ``docs/figures/<source>.json``, with
-the date and the machine of the run and the command that measured them. A page
-quotes a figure as ``{{ figure("<source>.<key>") }}`` (``docs/_ext/figure_quotes.py``
-renders it, with its date and machine), and ``tests/test_docs_figures.py``
-fails when a page quotes a measured figure that no data file holds.
+the date and the machine of the run and the command that measured them, then
+writes the figures into the pages that quote them (a page quotes a figure as
+``<!-- figure: <source>.<key> -->`` ... ``<!-- /figure -->``, written by
+``docs/_ext/generated.py``). ``tests/test_docs_figures.py`` fails when a page
+quotes a figure that no data file holds, or shows one that differs from it.
 """
 
 from __future__ import annotations
 
 import datetime
+import importlib.util
 import json
 import os
 import platform
@@ -65,4 +67,16 @@ def record(source: str, command: str, figures: dict[str, str]) -> Path | None:
     }
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"figures written to {path}")
+    _write_pages()
     return path
+
+
+def _write_pages() -> None:
+    """Write the new figures into every page that quotes them."""
+    script = FIGURES.parent / "_ext" / "generated.py"
+    spec = importlib.util.spec_from_file_location("docs_generated", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for page in module.write_all():
+        print(f"figures written into {page}")

@@ -1,6 +1,7 @@
 """Figures in the docs come from runs: a page quotes a measured figure only through a data
-file a benchmark wrote (``docs/figures/``, rendered by ``docs/_ext/figure_quotes.py``), and
-each data file says when, on what machine and by what command it was measured."""
+file a benchmark wrote (``docs/figures/``, written into the page by
+``docs/_ext/generated.py``), each data file says when, on what machine and by what command
+it was measured, and the raw Markdown a reader meets on GitHub shows no placeholder."""
 
 from __future__ import annotations
 
@@ -38,18 +39,21 @@ RULES = {
 }
 
 
-def _figures_hook() -> ModuleType:
-    hook = DOCS / "_ext" / "figure_quotes.py"
-    spec = importlib.util.spec_from_file_location("docs_figure_quotes", hook)
+def _generated() -> ModuleType:
+    """The writer of the pages' generated parts (also the docs build's hook)."""
+    if "docs_generated" in sys.modules:
+        return sys.modules["docs_generated"]
+    spec = importlib.util.spec_from_file_location("docs_generated", DOCS / "_ext" / "generated.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("docs_figure_quotes", module)
+    sys.modules["docs_generated"] = module
     spec.loader.exec_module(module)
     return module
 
 
 def _prose(text: str) -> str:
-    """The page without code blocks, inline code, HTML comments and figure placeholders."""
+    """The page without code blocks, inline code, generated parts and HTML comments."""
+    text = _generated().PART.sub("FIGURE", text)
     text = re.sub(r"^(```|~~~).*?^\1", "", text, flags=re.MULTILINE | re.DOTALL)
     text = re.sub(r"<!--.*?-->", "", text, flags=re.DOTALL)
     text = re.sub(r"`[^`\n]*`", "", text)
@@ -68,25 +72,61 @@ def test_no_page_types_a_measured_figure_by_hand(page: Path) -> None:
     typed = [t for t in typed_figures(page.read_text(encoding="utf-8")) if (name, t) not in RULES]
     assert not typed, (
         f"{page.relative_to(DOCS)} types measured figures by hand: {typed}. Quote them with "
-        '{{ figure("<benchmark>.<key>") }} from a data file the benchmark writes '
-        "(benchmarks/figures.py), or state a bound ('at most 2x')."
+        "<!-- figure: <benchmark>.<key> --><!-- /figure --> from a data file the benchmark "
+        "writes (benchmarks/figures.py), or state a bound ('at most 2x')."
     )
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(DOCS)))
-def test_every_figure_a_page_quotes_is_held_by_a_data_file(page: Path) -> None:
-    hook = _figures_hook()
-    rendered = hook.render(page.read_text(encoding="utf-8"), str(page.relative_to(DOCS)))
-    assert "{{ figure(" not in rendered and "{{ measured(" not in rendered
+def test_a_reader_of_the_raw_page_meets_no_placeholder_and_no_stale_figure(page: Path) -> None:
+    # what GitHub shows is the file itself: every generated part is written into it, and
+    # each part's text is what its source gives today
+    name = page.relative_to(DOCS).as_posix()
+    assert _generated().problems(page.read_text(encoding="utf-8"), name) == [], (
+        "run `python docs/_ext/generated.py`"
+    )
+
+
+def test_the_check_finds_each_thing_a_reader_would_meet_raw() -> None:
+    generated = _generated()
+    source = "recall"
+    fresh = generated.fill(f"<!-- figure: {source}.questions --><!-- /figure -->", "p.md")
+    assert generated.problems(fresh, "p.md") == []
+    assert fresh != f"<!-- figure: {source}.questions --><!-- /figure -->"
+    stale = fresh.replace("-->", "-->9", 1)
+    assert generated.problems(stale, "p.md") == [
+        f"p.md: <!-- figure: {source}.questions --> is out of date"
+    ]
+    (raw,) = generated.problems('costs {{ figure("bench_lcm.x") }} a turn', "p.md")
+    assert "placeholder shown raw" in raw
+    (lone,) = generated.problems("<!-- config-rules: hermes_core.config.schema:KEYS -->", "p.md")
+    assert "has no closing" in lone
+    table = generated.fill("<!-- engine-hooks --><!-- /engine-hooks -->", "p.md")
+    assert "\n\n| hook |" in table and table.endswith("|\n\n<!-- /engine-hooks -->")
+
+
+def test_the_site_shows_a_figure_with_where_it_was_measured() -> None:
+    generated = _generated()
+    page = generated.fill("<!-- figure: recall.questions --><!-- /figure -->", "p.md")
+    shown = generated.for_the_site(page)
+    assert shown.startswith('<span class="figure" title="measured ') and "nox -s recall" in shown
 
 
 def test_a_figure_no_data_file_holds_fails_the_build() -> None:
-    hook = _figures_hook()
-    with pytest.raises(hook.FigureError, match="does not exist"):
-        hook.render('{{ figure("bench_nothing.ratio") }}', "page.md")
+    generated = _generated()
+    with pytest.raises(generated.figure_quotes.FigureError, match="does not exist"):
+        generated.fill("<!-- figure: bench_nothing.ratio --><!-- /figure -->", "page.md")
     source = next(DOCS.joinpath("figures").glob("*.json")).stem
-    with pytest.raises(hook.FigureError, match="does not hold"):
-        hook.render(f'{{{{ figure("{source}.no_such_key") }}}}', "page.md")
+    with pytest.raises(generated.figure_quotes.FigureError, match="does not hold"):
+        generated.fill(f"<!-- figure: {source}.no_such_key --><!-- /figure -->", "page.md")
+
+
+def test_every_image_a_page_shows_is_in_the_docs_folder() -> None:
+    # a picture the build draws is kept in the folder too, for readers outside the site
+    for page in PAGES:
+        for target in re.findall(r"!\[[^\]]*\]\(([^)\s]+)\)", page.read_text(encoding="utf-8")):
+            if "://" not in target:
+                assert (page.parent / target).is_file(), f"{page.name} shows {target}, not in docs/"
 
 
 @pytest.mark.parametrize("path", sorted(DOCS.joinpath("figures").glob("*.json")), ids=str)
@@ -108,7 +148,7 @@ def test_each_data_file_says_when_on_what_and_by_what_it_was_measured(path: Path
         ("85% of it copying", ["85%"]),
         ("a target of at most 1.3x", []),
         ("the cooldown is 60 s", []),
-        ('costs {{ figure("bench_lcm.x") }} a turn', []),
+        ("costs <!-- figure: bench_lcm.x -->1.5x<!-- /figure --> a turn", []),
         ("```\nfigures in code 1.5x\n```", []),
     ],
 )

@@ -1,8 +1,8 @@
-"""mkdocs hook: the key sections of the configuration reference, written from the rules.
+"""The key sections of the configuration reference, written from the rules.
 
-A line ``<!-- config-rules: package.module:NAME -->`` in a page becomes one
-section per :class:`~hermes_core.config.KeyRule` in ``NAME`` (heading, the
-rule's sentence, its default and what it accepts), and a line
+A part ``<!-- config-rules: package.module:NAME -->`` of a page (see
+``generated.py``) holds one section per :class:`~hermes_core.config.KeyRule`
+in ``NAME`` (heading, the rule's sentence, its default and what it accepts), and a part
 ``<!-- config-table: package.module:NAME -->`` a table of them, so no page can
 disagree with what the loader and the engines check.
 """
@@ -13,8 +13,6 @@ import html
 import importlib
 import re
 from typing import Any
-
-MARKER = re.compile(r"^<!-- config-rules: ([\w.]+):(\w+) -->$", re.MULTILINE)
 
 
 def rules_at(reference: str) -> Any:
@@ -45,10 +43,6 @@ def render(rules: Any) -> str:
     )
 
 
-#: A line ``<!-- config-table: package.module:NAME -->``: one table row per rule.
-TABLE_MARKER = re.compile(r"^<!-- config-table: ([\w.]+):(\w+) -->$", re.MULTILINE)
-
-
 def table(rules: Any) -> str:
     """A ``key | default | expected`` table of the rules, linked to their sections in the
     configuration reference."""
@@ -58,13 +52,3 @@ def table(rules: Any) -> str:
         for rule in rules
     ]
     return "\n".join(["| key | default | expected |", "|---|---|---|", *rows]) + "\n"
-
-
-def expand(markdown: str) -> str:
-    """``markdown`` with every marker line replaced by its sections, or its table."""
-    markdown = MARKER.sub(lambda match: render(rules_at(f"{match[1]}:{match[2]}")), markdown)
-    return TABLE_MARKER.sub(lambda match: table(rules_at(f"{match[1]}:{match[2]}")), markdown)
-
-
-def on_page_markdown(markdown: str, **kwargs: Any) -> str:
-    return expand(markdown)

@@ -1,6 +1,6 @@
-"""mkdocs hook: the contract page's table of engine hooks, written from their declarations.
+"""The contract page's table of engine hooks, written from their declarations.
 
-A line ``<!-- engine-hooks -->`` becomes one row per hook of
+A part ``<!-- engine-hooks -->`` (see ``generated.py``) holds one row per hook of
 :data:`hermes_core.hookspecs.HOOKS`: the host method an agent calls, how the
 host calls the engine, what the caller gets when the engine fails or is late,
 whether (and how) Hermes Agent 0.19 calls it, and since which Hermes release its base
@@ -10,9 +10,6 @@ with the declarations the host and the tests read.
 
 from __future__ import annotations
 
-from typing import Any
-
-MARKER = "<!-- engine-hooks -->"
 HOW = {
     "inline": "inline, unbounded",
     "bounded": "bounded (`hook_timeout_seconds`)",
@@ -39,9 +36,3 @@ def render() -> str:
             f"| {hook.hermes_since or 'never'} |"
         )
     return "\n".join(rows) + "\n"
-
-
-def on_page_markdown(markdown: str, **kwargs: Any) -> str:
-    if MARKER not in markdown:
-        return markdown
-    return markdown.replace(MARKER, render())

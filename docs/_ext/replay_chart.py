@@ -4,7 +4,9 @@
 engine, drawn with the command's own ``write_image``, becomes
 ``assets/replay.svg`` of the site: the picture cannot drift from what the
 command draws. The replay runs in a throwaway ``$HERMES_HOME`` with defaults,
-and a failure fails the build.
+and a failure fails the build. ``docs/assets/replay.svg`` holds one such drawing
+so the page shows the chart outside the site too (``python
+docs/_ext/replay_chart.py`` draws it anew); the build draws its own.
 """
 
 from __future__ import annotations
@@ -45,5 +47,15 @@ def draw() -> bytes:
 
 def on_files(files: Files, config: Any) -> Files:
     os.environ.setdefault("MPLBACKEND", "Agg")
+    kept = files.get_file_from_path(CHART)
+    if kept is not None:  # the copy for readers outside the site: the build draws afresh
+        files.remove(kept)
     files.append(File.generated(config, CHART, content=draw()))
     return files
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    target = Path(__file__).resolve().parents[1] / CHART
+    target.write_bytes(draw())
+    print(f"wrote {target}")
