@@ -17,9 +17,9 @@ from rich.text import Text
 from hermes_core.cli.common import USE_CONFIG_HELP, engine_config, load, not_installed
 from hermes_core.cli.output import cell, emit_json, fail, out, say
 from hermes_core.cli.replay.chart import (
-    IMAGE_SUFFIXES,
     PlotUnavailableError,
     chart_for_terminal,
+    image_target_problem,
     write_image,
 )
 from hermes_core.cli.replay.hermes import replay_hermes
@@ -199,6 +199,8 @@ def command(
     """
     if sample and not (hermes_sessions or latest):
         fail("--sample goes with --hermes-session ID or --hermes-sessions N")
+    if plot_path is not None and (problem := image_target_problem(plot_path)):
+        fail(problem)  # before the replay, not after it
     if hermes_sessions or latest:
         if file is not None:
             fail("replay either FILE or --hermes-session, not both")
@@ -218,8 +220,6 @@ def command(
             plot_path,
         )
         return
-    if plot_path is not None and plot_path.suffix.lower() not in IMAGE_SUFFIXES:
-        fail(f"--plot {plot_path}: write a .png or .svg file")
     messages = _read_jsonl(file) if file else coding_session()
     config = load(ctx)
     with tempfile.TemporaryDirectory() as scratch:
@@ -244,6 +244,8 @@ def command(
             write_image(report, plot_path)
         except PlotUnavailableError as exc:
             fail(str(exc))
+        except OSError as exc:  # the folder went away or filled up during the replay
+            fail(f"--plot {plot_path}: {exc.strerror or exc}")
     if as_json:
         emit_json(report.as_dict() | ({"ask": answer} if answer else {}))
     else:

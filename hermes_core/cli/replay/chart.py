@@ -19,6 +19,7 @@ __all__ = [
     "MIN_COLUMNS",
     "PlotUnavailableError",
     "chart_for_terminal",
+    "image_target_problem",
     "terminal_chart",
     "write_image",
     "write_overlay",
@@ -30,6 +31,27 @@ IMAGE_SUFFIXES = (".png", ".svg")
 
 class PlotUnavailableError(RuntimeError):
     """The image cannot be drawn here; the message says what to install."""
+
+
+def image_target_problem(path: Path) -> str | None:
+    """Why an image cannot be written to ``path``, said before any work is done: its
+    ending, a folder that does not exist (none is created), a folder or file that cannot be
+    written, matplotlib missing. None when it can."""
+    import importlib.util
+    import os
+
+    if path.suffix.lower() not in IMAGE_SUFFIXES:
+        return f"--plot {path}: write a .png or .svg file"
+    folder = path.parent
+    if not folder.is_dir():
+        return f"--plot {path}: the folder {folder} does not exist; create it or choose another"
+    if path.is_dir():
+        return f"--plot {path}: that is a folder; name a file in it, such as {path / 'chart.svg'}"
+    if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return f"--plot {path}: cannot write there; choose a path you can write"
+    if importlib.util.find_spec("matplotlib") is None:
+        return 'drawing an image needs matplotlib: pip install "hermes-context[plot]"'
+    return None
 
 
 #: Columns under which no chart is drawn: its plot area would be too narrow to read.
@@ -149,7 +171,6 @@ def _draw_into(path: Path, draw: Callable[[Any], None]) -> None:
         axes.legend(loc="upper left", fontsize="small")
         axes.grid(alpha=0.3)
         figure.tight_layout()
-        path.parent.mkdir(parents=True, exist_ok=True)
         figure.savefig(path)
     finally:
         pyplot.close(figure)

@@ -118,6 +118,8 @@ def replay_hermes(
             )
         except (PlotUnavailableError, ValueError) as exc:
             fail(str(exc))
+        except OSError as exc:  # the folder went away or filled up during the replay
+            fail(f"--plot {plot}: {exc.strerror or exc}")
     if as_json:
         emit_json(
             {
