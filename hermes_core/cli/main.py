@@ -42,11 +42,20 @@ __all__ = ["cli", "main"]
 def cli(ctx: click.Context, config_path: str | None, debug: bool, log_format: str) -> None:
     """Context engines for LLM agents: list them, select one, check it, replay a conversation."""
     configure_logging(debug, log_format)
-    # a file named on the command line must be there (select may create it: --create)
-    if config_path and not Path(config_path).is_file() and ctx.invoked_subcommand != "select":
+    # a file named on the command line or by $HERMES_CONFIG must be there (select may
+    # create it: --create)
+    named, how = (
+        (config_path, "--config")
+        if config_path
+        else (
+            os.environ.get("HERMES_CONFIG") or None,
+            "$HERMES_CONFIG",
+        )
+    )
+    if named and not Path(named).expanduser().is_file() and ctx.invoked_subcommand != "select":
         fail(
-            f"--config {config_path}: no such file; name an existing config.yaml, or create "
-            f"it: hermes-context --config {config_path} select NAME --create"
+            f"{how} {named}: no such file; name an existing config.yaml, or create "
+            f"it: hermes-context --config {named} select NAME --create"
         )
     ctx.obj = {"config_path": config_path, "debug": debug}
 

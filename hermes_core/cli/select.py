@@ -53,11 +53,16 @@ def command(ctx: click.Context, name: str, create: bool) -> None:
     path = Path(config.path or (config.home / "config.yaml"))
     # the home's own config.yaml: a first run makes the home (~/.hermes) as Hermes would;
     # a path the user named must exist, or be asked for with --create
-    create = create or config.path is None or path.parent == config.home
-    if not path.parent.is_dir() and not create:
+    named = config.path is not None and path != config.home / "config.yaml"
+    if not path.parent.is_dir() and not (create or not named):
         fail(
             f"{path.parent} does not exist: {path} was not created; check the path "
             "(--config, $HERMES_CONFIG, $HERMES_HOME), or pass --create to create it"
+        )
+    if named and not path.exists() and not create:
+        fail(
+            f"{path} does not exist: not created; check the path (--config, $HERMES_CONFIG), "
+            "or pass --create to create it"
         )
     if path.exists() and not path.stat().st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
         fail(
