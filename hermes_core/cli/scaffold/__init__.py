@@ -128,6 +128,10 @@ def _git_config(key: str) -> str | None:
     return found.stdout.strip() or None
 
 
+#: The author written when none is given, git has none and no terminal can ask.
+PLACEHOLDER_AUTHOR = "Your Name"
+
+
 @click.command("new")
 @click.argument("name")
 @click.option(
@@ -146,7 +150,11 @@ def _git_config(key: str) -> str | None:
     show_default=True,
     help="The licence written to LICENSE and declared in pyproject.toml.",
 )
-@click.option("--author", help="Author's name (default: git config user.name; asked otherwise).")
+@click.option(
+    "--author",
+    help="Author's name (default: git config user.name; else asked at a terminal, "
+    f"else {PLACEHOLDER_AUTHOR!r}, to be replaced).",
+)
 @click.option("--email", help="Author's email (default: git config user.email).")
 @click.option("--url", help="The project's home page (default: https://github.com/OWNER/DIST).")
 @click.pass_context
@@ -177,10 +185,10 @@ def command(
             "would be rejected as a duplicate; choose another name"
         )
     author = author or _git_config("user.name")
-    if author is None:
-        if not sys.stdin.isatty():
-            fail("no author: pass --author NAME (git config user.name is not set)")
-        author = click.prompt("Author's name")
+    unnamed = author is None
+    if author is None:  # asked at a terminal; elsewhere a placeholder, said below
+        author = click.prompt("Author's name") if sys.stdin.isatty() else PLACEHOLDER_AUTHOR
+        unnamed = author == PLACEHOLDER_AUTHOR
     email = email or _git_config("user.email")
     try:
         project = render_project(
@@ -190,8 +198,14 @@ def command(
         fail(str(exc))
     out.print(
         f"created {project} ({license_id}, by {author})\n"
-        f'next: pip install -e "{project}[test]" && python -m pytest {project}'
-        + ("" if url else "\nthen set the project's URLs in pyproject.toml (OWNER)"),
+        f'next: pip install -e "{project}[test,dev]" && python -m pytest {project}'
+        + ("" if url else "\nthen set the project's URLs in pyproject.toml (OWNER)")
+        + (
+            f"\nand the author's name in pyproject.toml and LICENSE ({PLACEHOLDER_AUTHOR}; "
+            "git config user.name is not set, --author NAME sets it)"
+            if unnamed
+            else ""
+        ),
         markup=False,
         highlight=False,
         soft_wrap=True,
