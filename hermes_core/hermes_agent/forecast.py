@@ -108,7 +108,8 @@ class HermesForecast:
         said = {
             "configured": "context.engine is compressor (or unset): Hermes' built-in compressor",
             "folder": f"Hermes loads '{self.configured}' from its plugins/context_engine/ folder",
-            "plugin": f"an enabled plugin registered '{self.configured}' first, and it copies",
+            "plugin": f"an enabled plugin registers '{self.configured}' before any other "
+            "engine, and Hermes can copy it for each agent",
             "not_found": f"no folder or enabled plugin registers '{self.configured}': Hermes "
             "falls back to its built-in compressor; enable the plugin that provides it "
             f"(hermes-context select {self.configured} does it)",

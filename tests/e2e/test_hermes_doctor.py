@@ -85,7 +85,7 @@ def test_doctor_says_our_engine_runs_when_it_is_the_one_enabled(
 ) -> None:
     home = hermes_home(tmp_path, llm_server.url, "lcm", "hermes-context")
     said = doctor(hermes_python, home)
-    assert "will run: lcm: an enabled plugin registered 'lcm' first" in said
+    assert "will run: lcm: an enabled plugin registers 'lcm' before any other engine" in said
     assert said.endswith("exit=0")
 
 
