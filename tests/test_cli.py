@@ -19,10 +19,15 @@ from hermes_core.testing.rules import RULES
 from tests.host_engines import ORPHANING_SOURCE
 
 
-def run(*args: str, home: Path, site: Path | None = None) -> subprocess.CompletedProcess[str]:
+def run(
+    *args: str, home: Path, site: Path | None = None, environ: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """The command line in a process of its own, with ``home`` as $HERMES_HOME, none of the
+    caller's $HERMES_CONFIG or $HERMES_CONTEXT_ENGINE, and ``environ`` over that."""
     env = dict(os.environ, HERMES_HOME=str(home), COLUMNS="200")
     env.pop("HERMES_CONFIG", None)
     env.pop("HERMES_CONTEXT_ENGINE", None)
+    env.update(environ or {})
     if site is not None:
         env["PYTHONPATH"] = str(site)
     return subprocess.run(

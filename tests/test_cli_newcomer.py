@@ -5,9 +5,6 @@ of every installed engine are checked where the user looks, each problem once, a
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 from hermes_core.testing import TemporarySite, engine_module_source
@@ -40,25 +37,13 @@ def test_hermes_config_naming_a_missing_file_is_the_same_error_as_config(
     tmp_path: Path,
 ) -> None:
     missing = tmp_path / "nowhere.yaml"
-    env = dict(os.environ, HERMES_HOME=str(tmp_path), HERMES_CONFIG=str(missing), COLUMNS="200")
+    named = {"HERMES_CONFIG": str(missing)}
     for command in (["engines"], ["doctor"], ["select", "lcm"]):
-        result = subprocess.run(
-            [sys.executable, "-m", "hermes_core", *command],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
+        result = run(*command, home=tmp_path, environ=named)
         assert result.returncode == 2, (command, result.stdout, result.stderr)
         assert str(missing) in result.stderr and "--create" in result.stderr, command
     assert not missing.exists()  # select made nothing it was not asked to make
-    made = subprocess.run(
-        [sys.executable, "-m", "hermes_core", "select", "lcm", "--create"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    made = run("select", "lcm", "--create", home=tmp_path, environ=named)
     assert made.returncode == 0, made.stderr
     assert "engine: lcm" in missing.read_text(encoding="utf-8")
 
