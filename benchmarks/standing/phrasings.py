@@ -6,7 +6,12 @@ what was tuned generalises). Each class has phrasings in both halves, none share
 ``HELD_OUT`` was then looked at once (23 of 29 found) and the classes it showed missing
 were made general (units and amounts, an imperative after a condition, an intolerance with
 its qualifier): it is no longer held out. ``HELD_OUT_2`` was written after that, before
-being run, and is the held-out half from then on.
+being run. Run once (27 of 29 found), its misses were two classes: a rule without a verb
+("Answers in two paragraphs max") and an imperative about emphasis ("Put the key point in
+bold"). ``HELD_OUT_3`` was written before those were made general and run once (19 of 30
+found); ``HELD_OUT_4`` was written then, before the detector was changed for the misses of
+``HELD_OUT_2`` and ``HELD_OUT_3``, and is the held-out half from then on: measured before
+and after, never tuned on.
 
 ``ORDINARY`` are things people say that set no rule: they must not be carried.
 ``RULE_IN`` names, for a long turn, the sentence that states its rule: what a request
@@ -15,7 +20,16 @@ must carry verbatim (the rest of the turn is talk).
 
 from __future__ import annotations
 
-__all__ = ["HELD_OUT", "HELD_OUT_2", "ORDINARY", "RULE_IN", "TUNING", "rule_of"]
+__all__ = [
+    "HELD_OUT",
+    "HELD_OUT_2",
+    "HELD_OUT_3",
+    "HELD_OUT_4",
+    "ORDINARY",
+    "RULE_IN",
+    "TUNING",
+    "rule_of",
+]
 
 TUNING: dict[str, list[str]] = {
     "form": [
@@ -161,6 +175,101 @@ HELD_OUT_2: dict[str, list[str]] = {
     ],
 }
 
+HELD_OUT_3: dict[str, list[str]] = {
+    "form": [
+        "Shorter answers, please.",
+        "Could you always format code as fenced blocks?",
+        "I prefer answers that start with the conclusion.",
+        "Use the 24-hour clock for times.",
+        "Prices in euros, please.",
+        "Respond in French from now on.",
+        "Talk to me like a friend, not like a manual.",
+    ],
+    "facts about the user": [
+        "Heads up: I'm lactose intolerant.",
+        "I go by Sam.",
+        "I live in Tokyo, so give times in JST.",
+        "I'm red-green colourblind, so don't rely on colour alone in charts.",
+        "I keep kosher.",
+        "I'm pregnant, so please flag anything that's unsafe for that.",
+        "I don't drink alcohol.",
+    ],
+    "prohibitions": [
+        "Stop using the word 'delve'.",
+        "Avoid jargon.",
+        "Don't ever round the numbers you give me.",
+        "No spoilers for books or films, ever.",
+        "Never book anything on a Sunday for me.",
+    ],
+    "conditional": [
+        "If I ask for a recipe, include the prep time.",
+        "When you give me code, add type hints.",
+        "Any time you cite a study, give the year.",
+        "If something is uncertain, say so plainly.",
+    ],
+    "inside a long turn": [
+        "We got back from the lake yesterday and the kids are exhausted. By the way, "
+        "please always answer me in short paragraphs. Anyway, the boat rental was a "
+        "disaster and we want our money back.",
+        "Work has been hectic and I barely slept this week. Going forward, use kilometres "
+        "instead of miles with me. The new manager seems nice, though.",
+    ],
+    "other languages": [
+        "Bitte antworte immer auf Deutsch.",
+        "Réponds-moi toujours brièvement, s'il te plaît.",
+        "Por favor, no uses emojis.",
+        "Sono vegetariana, tienine conto quando mi consigli un ristorante.",
+        "Sou alérgico a amendoim.",
+    ],
+}
+
+HELD_OUT_4: dict[str, list[str]] = {
+    "form": [
+        "Less detail, more bullet points.",
+        "Explain things to me like I'm twelve.",
+        "Always include a TL;DR at the end.",
+        "Weights in kilograms, please.",
+        "Use a casual tone with me.",
+        "Please answer in Dutch.",
+        "One-sentence answers unless I ask for more.",
+    ],
+    "facts about the user": [
+        "FYI, I'm gluten-free.",
+        "Everyone calls me Kat.",
+        "I'm based in Sydney, so use AEST.",
+        "I use a screen reader, so describe images in words.",
+        "I eat halal only.",
+        "I'm on blood thinners, so check any supplement you suggest.",
+        "I can't eat eggs.",
+    ],
+    "prohibitions": [
+        "Quit apologising so much.",
+        "Please don't use the passive voice.",
+        "No more than three suggestions at a time.",
+        "Don't bring up my ex.",
+        "Never suggest flying; I take trains.",
+    ],
+    "conditional": [
+        "If you're not sure, tell me rather than guess.",
+        "Whenever I share a link, summarise it in two lines.",
+        "When I ask about money, show the numbers in a table.",
+        "For any travel plan, include the train times.",
+    ],
+    "inside a long turn": [
+        "My brother's wedding was beautiful but the speeches went on forever. Oh, and keep "
+        "your answers to a few lines from now on. The food was amazing though.",
+        "The garden is finally done and the tomatoes are coming in nicely. Just so you know, "
+        "I'm vegan now, so leave out meat and dairy. Next I want to build a shed.",
+    ],
+    "other languages": [
+        "Merci de toujours répondre en anglais.",
+        "Ich bin Vegetarier, bitte denk daran.",
+        "Nada de emojis, por favor.",
+        "Evita il gergo tecnico, per favore.",
+        "Nunca me mande respostas longas.",
+    ],
+}
+
 ORDINARY: list[str] = [
     "Yesterday I went hiking with my brother.",
     "Can you help me plan a trip to Lisbon?",
@@ -187,10 +296,14 @@ RULE_SENTENCES = (
     "Just so you know, I'm allergic to cats, so leave them out of any pet ideas.",
     "Please remember to always show prices in pounds for me.",
     "From now on, don't suggest gifts that cost more than fifty dollars.",
+    "By the way, please always answer me in short paragraphs.",
+    "Going forward, use kilometres instead of miles with me.",
+    "Oh, and keep your answers to a few lines from now on.",
+    "Just so you know, I'm vegan now, so leave out meat and dairy.",
 )
 RULE_IN: dict[str, str] = {
     turn: next(rule for rule in RULE_SENTENCES if rule in turn)
-    for half in (TUNING, HELD_OUT, HELD_OUT_2)
+    for half in (TUNING, HELD_OUT, HELD_OUT_2, HELD_OUT_3, HELD_OUT_4)
     for turn in half["inside a long turn"]
 }
 
