@@ -1,5 +1,6 @@
 """Standing instructions by class of phrasing (``benchmarks/standing/phrasings.py``): every
-phrasing of the tuning half is found, nothing an ordinary turn says is, and on LoCoMo's
+phrasing of the halves tuned on (the tuning half and the held-out halves once looked at)
+is found, nothing an ordinary turn says is, and on LoCoMo's
 development conversations under 1% of the turns is carried. The held-out halves are
 reported by ``nox -s standing``, not asserted here: a test would make them tuned on."""
 
@@ -13,7 +14,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 from recall.locomo import load
-from standing.phrasings import ORDINARY, TUNING
+from standing.phrasings import HELD_OUT, HELD_OUT_2, HELD_OUT_3, ORDINARY, TUNING
 
 from hermes_core.standing.detect import find_directives
 
@@ -24,9 +25,15 @@ def _carried(text: str) -> bool:
     return any(d.kind == "instruction" for d in find_directives(text))
 
 
-@pytest.mark.parametrize(
-    ("kind", "text"), [(kind, text) for kind, texts in TUNING.items() for text in texts]
-)
+TUNED = [
+    (kind, text)
+    for half in (TUNING, HELD_OUT, HELD_OUT_2, HELD_OUT_3)
+    for kind, texts in half.items()
+    for text in texts
+]
+
+
+@pytest.mark.parametrize(("kind", "text"), TUNED)
 def test_each_class_of_phrasing_is_found(kind: str, text: str) -> None:
     assert _carried(text), kind
 

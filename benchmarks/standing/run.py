@@ -4,9 +4,10 @@ Our own check, on the development conversations (``../shared/data/locomo-dev``):
 into each conversation go 15 instructions of one set, half near the top (the first
 tenth of the turns) and half in the middle, each a user message answered "Noted.".
 The sets (``--set``): ``ours`` (eight set in time, eight by their form alone), and
-the two halves of ``phrasings.py`` by class of phrasing (form, facts about the user,
-prohibitions, conditions, a rule inside a long turn, other languages): ``tuning``
-and ``held-out`` (its second held-out half), 15 each, one per subject (two on the
+the halves of ``phrasings.py`` by class of phrasing (form, facts about the user,
+prohibitions, conditions, a rule inside a long turn, other languages): ``tuning``,
+``tuned-2`` and ``tuned-3`` (held-out halves since tuned on) and ``held-out`` (its
+fourth half, ``HELD_OUT_4``), 15 each, one per subject (two on the
 same subject would rightly end one another). Each
 engine replays the conversation at B = 4,000, 8,000 and 16,000 tokens; then later
 requests are built: ten of the conversation's own questions (unrelated to the
@@ -30,7 +31,7 @@ from recall.locomo import Conversation, Question, load
 from recall.protocol import ask, fits, replay
 
 from hermes_core.standing.topics import slot
-from standing.phrasings import HELD_OUT_2, TUNING, rule_of
+from standing.phrasings import HELD_OUT_2, HELD_OUT_3, HELD_OUT_4, TUNING, rule_of
 
 DEFAULT_DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo-dev"
 
@@ -84,7 +85,9 @@ def of_classes(half: dict[str, list[str]], count: int = 15) -> list[str]:
 SETS = {
     "ours": SET_IN_TIME + BY_FORM,
     "tuning": of_classes(TUNING),
-    "held-out": of_classes(HELD_OUT_2),
+    "tuned-2": of_classes(HELD_OUT_2),
+    "tuned-3": of_classes(HELD_OUT_3),
+    "held-out": of_classes(HELD_OUT_4),
 }
 
 

@@ -92,7 +92,7 @@ _DIRECTIVE_START = re.compile(
     r"|include|add|end|start|begin|sign|speak|talk|explain|summari[sz]e|limit|stay|stick"
     r"|prefer|switch|translate|mention|cite|quote|spell|wait|send|run|double-check|be"
     r"|list|convert|round|note|flag|warn|remind|lead|skip|omit|drop|leave|suggest|recommend"
-    r"|offer|describe|label|mark|sort|number|give|spare))\b",
+    r"|offer|describe|label|mark|sort|number|give|spare|say so|admit|point out))\b",
     re.IGNORECASE,
 )
 # what a rule about every answer is about: the assistant's output and conduct in general
@@ -113,19 +113,31 @@ _GENERAL_OBJECT = re.compile(
     r"|personal|sign off|signature|spoilers?|jargon|code comments?|type hints?|docstrings?"
     r"|semicolons?|tabs|spaces|indentation|commit messages?|timezone|time zone|currency"
     r"|dates?|format(?:ted|ting)?|style|voice|caps|capital letters|exclamation|sources"
-    r"|times|prices|distances|temperatures|weights|measurements|amounts|heights"
+    r"|(?:for|give|show|write|use|all|any|the) times|times in|prices|distances|temperatures"
+    r"|weights|measurements|amounts|heights"
     r"|kilomet(?:er|re)s|km|miles|met(?:er|re)s|feet|inches|pounds|kilos|kilograms|kg|lbs"
     r"|grams|ounces|lit(?:er|re)s|gallons|euros?|dollars?|pounds sterling|yen"
     r"|preamble|intro(?:duction)?s?|ingredients|etymolog(?:y|ies)|local time"
     r"|citations?|references|links|jokes|apolog(?:y|ies|i[sz]e)|disclaimers?|caveats?"
     r"|filler|small talk|spelling|grammar|british|american|python|typescript|javascript"
-    r"|examples?|code blocks?|headings?|summar(?:y|ies)|tl;?dr)\b",
+    r"|examples?|code blocks?|headings?|summar(?:y|ies)|tl;?dr"
+    # emphasis and order: "put the key point in bold", "start with the conclusion"
+    r"|bold|italics?|plain text|plain(?:ly)?|simple words|key points?|main points?|conclusion"
+    r"|bottom line|headers?"
+    # manner toward the user: "talk to me like a friend", "explain it as if I were new"
+    r"|(?:to|with) me (?:like|as if|as though)|like (?:a|an) (?:friend|teacher|colleague|human"
+    r"|person|expert|beginner|child|kid)|like i'?m|as if i)\b"
+    # what the assistant gives the user, in general: "the numbers you give me"
+    r"|\b(?:the|your)\s+[a-z]+s\s+you\s+(?:give|write|send|show|quote|suggest|recommend|draft"
+    r"|make|pick|choose|find|use)\b",
     re.IGNORECASE,
 )
 # a rule by its condition: "when you summarise anything, put the number first"
 _CONDITION = re.compile(
-    r"^\s*(?:and |also |so )?(?:when(?:ever)?|if|any ?time|each time|every time|before|after)"
-    r" (?:you|i|we)\b[^,;:]{1,100}[,;:]\s*(?P<rest>.+)$",
+    r"^\s*(?:and |also |so )?(?:when(?:ever)?|if|any ?time|each time|every time|before|after"
+    r"|for (?:any|every|each|all))"
+    r" (?:you|i|we|something|anything|it|there|any|my|your|someone|anyone)"
+    r"\b[^,;:?]{1,100}[,;:]\s*(?P<rest>.+)$",
     re.IGNORECASE | re.DOTALL,
 )
 # pointing at this turn's material: a task, not a rule (unless a persistence cue says so)
@@ -147,7 +159,9 @@ _CONDUCT = (
     r"(?:mention|bring up|bring|use|say|suggest|recommend|include|ask|share|call|write|talk"
     r"|discuss|tell|show|send|post|add|put|give(?! up| in\b)|offer|propose|reply|respond"
     r"|answer|apologi[sz]e"
-    r"|swear|curse|repeat|assume|list|quote|link|name|describe|sign|book|order|schedule)"
+    r"|swear|curse|repeat|assume|list|quote|link|name|describe|sign|book|order|schedule"
+    r"|round|rely|guess|abbreviate|exaggerate|simplify|shorten|truncate|translate|lecture"
+    r"|moralize|moralise|judge|remind|contact|email|text|message|spam|push|pester|nag|rush)"
 )
 # a prohibition addressed to the assistant
 _PROHIBITION = re.compile(
@@ -256,6 +270,35 @@ def _english(sentence: str) -> int:
     return 0
 
 
+# a rule without a verb: "Shorter answers, please.", "Prices in euros, please.", "Answers
+# in two paragraphs max", "Less detail, more bullet points." A statement has a subject and
+# a verb first; a short line about the assistant's output with a request or a limit is a rule
+_ELLIPTICAL_MARK = re.compile(
+    r"\b(?:please|pls|max(?:imum)?|at most|tops|only|no more than|ideally|preferably"
+    r"|less|more|fewer)\b",
+    re.IGNORECASE,
+)
+_STATEMENT = re.compile(
+    r"^\s*(?:i|i'm|i've|i'd|we|we're|he|she|they|it|it's|you|you're|my|our|his|her|their"
+    r"|this|that|there|these|those|what|how|why|who|where|when|which|thanks|thank)\b"
+    r"|\b(?:was|were|is|are|am|had|did|has|have|got|went|made|said|thought|felt|seems?)\b",
+    re.IGNORECASE,
+)
+#: The most words a rule without a verb has.
+_ELLIPTICAL_WORDS = 10
+
+
+def _elliptical(sentence: str) -> bool:
+    """Whether ``sentence`` is a short verbless rule about the assistant's output."""
+    if sentence.rstrip().endswith("?") or len(sentence.split()) > _ELLIPTICAL_WORDS:
+        return False
+    if _STATEMENT.search(sentence) or _DIRECTIVE_START.search(sentence):
+        return False  # a statement, or a directive already judged by its cues
+    return _ELLIPTICAL_MARK.search(sentence) is not None and (
+        _GENERAL_OBJECT.search(sentence) is not None
+    )
+
+
 def _prohibited(sentence: str) -> bool:
     """Whether ``sentence`` forbids the assistant something ("never mention my ex", "no
     emojis please", "stop apologising"), and is neither a question nor about this turn."""
@@ -274,6 +317,8 @@ def score(sentence: str) -> int:
         return english
     if _prohibited(sentence) or states_a_governing_fact(sentence):
         return 2
+    if _elliptical(sentence) and _THIS_TURN.search(sentence) is None:
+        return 1
     foreign = foreign_rule(sentence)
     if foreign:
         return foreign

@@ -26,11 +26,19 @@ _FACTS = re.compile(
     r"|\bi (?:can'?t|cannot|don'?t|do not|no longer) (?:eat|drink|have)\b"
     r"|\bi(?:'ve| have) (?:stopped|quit|given up) (?:drinking|eating|smoking)\b"
     # conditions that change what to suggest or how to show it
-    r"|\b(?:i'?m|i am)\s+(?:diabetic|pregnant|colou?r ?blind|deaf|blind|dyslexic|epileptic"
-    r"|hard of hearing|visually impaired|in recovery)\b"
+    r"|\b(?:i'?m|i am)\s+(?:[\w-]+\s+)?(?:diabetic|pregnant|colou?r ?blind|deaf|blind"
+    r"|dyslexic|epileptic|hard of hearing|visually impaired|in recovery|autistic"
+    r"|immunocompromised|on (?:blood thinners|medication|dialysis|chemo\w*))\b"
+    # diets said with a verb: "I keep kosher", "I eat halal only", "I follow a keto diet"
+    r"|\bi (?:keep|eat|only eat|eat only|follow|stick to|am on|'m on)\s+(?:a\s+|an\s+)?"
+    r"(?:strictly\s+)?(?:kosher|halal|vegan|vegetarian|plant[- ]based|keto|paleo"
+    r"|gluten[- ]free|dairy[- ]free|low[- ]\w+|[\w-]+ diet)\b"
     r"|\bi (?:have|'ve got|use) (?:diabetes|epilepsy|dyslexia|a screen reader)\b"
     # how to name the user
     r"|\bmy pronouns are\b"
+    r"|\bi go by\s+[A-Z]"
+    r"|\b(?:everyone|everybody|people|my friends|friends|most people|folks)\s+calls?\s+me"
+    r"\s+[A-Z]"
     r"|\bmy name is\s+[A-Z][\w'.-]*\b.{0,40}\bcall me\b"
     # where the user's clock is
     r"|\b(?:i'?m|i am|i live|i'm based|i am based)\s+in\s+(?:the\s+)?[\w/+ -]{2,40}?"

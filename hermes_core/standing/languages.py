@@ -47,9 +47,37 @@ _ABOUT_THE_REPLY = re.compile(
 )
 
 
+# a prohibition addressed to the assistant: a negated directive, or "none of X"
+_PROHIBITION = re.compile(
+    r"\b(?:ne\s+(?:me\s+)?\w+\s+(?:pas|jamais|plus)|n'\w+\s+(?:pas|jamais|plus)|pas de"
+    r"|benutze keine?n?|verwende keine?n?|schreib(?:e)? keine?n?|keine\s+\w+\s+bitte"
+    r"|bitte keine?n?|no (?:uses|utilices|pongas|menciones|digas|escribas|hables|me hables"
+    r"|me mandes|me envíes|sugieras|recomiendes)|nada de"
+    r"|non (?:usare|dire|scrivere|parlare|menzionare|mettere|suggerire|consigliare|mandare)"
+    r"|niente|nessun[oa]?\s+\w+,?\s+per favore"
+    r"|não (?:use|usa|diga|escreva|fale|mencione|coloque|mande|me mande|sugira|recomende)"
+    r"|nada de)\b",
+    re.IGNORECASE,
+)
+# a fact about the user, said of oneself: a diet, an allergy or intolerance, a condition
+_FACT = re.compile(
+    r"\b(?:je suis|ich bin|soy|estoy|sono|sou|estou)\s+(?:(?:très|sehr|muy|molto|muito"
+    r"|strikt|estrictamente|stretta?mente|estritamente)\s+)?"
+    r"(?:v[ée]g[ée]tarien(?:ne)?|v[ée]gane?|vegetarier(?:in)?|veganer(?:in)?|vegetarian[oa]"
+    r"|vegan[oa]|vegetarian[oa]|allergique|allergisch|al[ée]rgic[oa]|allergic[oa]|c[œoe]liaque"
+    r"|z[öo]liakie|cel[íi]ac[oa]|celiac[oa]|diab[ée]tique|diabetiker(?:in)?|diab[ée]tic[oa]"
+    r"|enceinte|schwanger|embarazada|incinta|gr[áa]vida|intol[ée]rant[e]?|laktoseintolerant"
+    r"|intolerante)\b"
+    r"|\b(?:denk daran|tienine conto|tenlo en cuenta|tiens-en compte|leve isso em conta)\b",
+    re.IGNORECASE,
+)
+
+
 def foreign_rule(sentence: str) -> int:
     """How many cues make ``sentence`` a standing instruction in one of these languages
     (0: none)."""
+    if _PROHIBITION.search(sentence) or _FACT.search(sentence):
+        return 2
     if _DIRECTIVE.search(sentence) is None:
         return 0
     persistence = _PERSISTENCE.search(sentence) is not None
