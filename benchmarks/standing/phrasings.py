@@ -11,8 +11,9 @@ being run. Run once (27 of 29 found), its misses were two classes: a rule withou
 bold"). ``HELD_OUT_3`` was written before those were made general and run once (19 of 30
 found); ``HELD_OUT_4`` was written then, before the detector was changed for the misses of
 ``HELD_OUT_2`` and ``HELD_OUT_3``: 17 of 30 found before, 24 of 30 after (its first
-look), never tuned on. The next held-out half must be written before any change for its
-misses.
+look). ``HELD_OUT_5`` was written then, before any change for the misses of
+``HELD_OUT_4``, and is the held-out half from then on: measured before and after, never
+tuned on.
 
 ``ORDINARY`` are things people say that set no rule: they must not be carried.
 ``RULE_IN`` names, for a long turn, the sentence that states its rule: what a request
@@ -26,6 +27,7 @@ __all__ = [
     "HELD_OUT_2",
     "HELD_OUT_3",
     "HELD_OUT_4",
+    "HELD_OUT_5",
     "ORDINARY",
     "RULE_IN",
     "TUNING",
@@ -271,6 +273,53 @@ HELD_OUT_4: dict[str, list[str]] = {
     ],
 }
 
+HELD_OUT_5: dict[str, list[str]] = {
+    "form": [
+        "Keep it brief from here.",
+        "Numbers as digits, not words.",
+        "Could you use British English with me?",
+        "Give me pros and cons whenever you compare things.",
+        "Lead with the answer, then explain.",
+        "Distances in miles, please.",
+        "Write like a journalist: short sentences.",
+    ],
+    "facts about the user": [
+        "My son has a nut allergy, so no nuts in any recipe.",
+        "Just so you know, I'm deaf in one ear.",
+        "I'm in Mumbai, so IST for any times.",
+        "I'm trying to avoid sugar.",
+        "I'm a beginner at coding, so explain everything.",
+        "My name's Tomás; please spell it with the accent.",
+        "I'm Muslim, so no pork or alcohol in suggestions.",
+    ],
+    "prohibitions": [
+        "Hold off on the emojis.",
+        "Please stop ending with questions.",
+        "Never use my full name.",
+        "Nothing about politics, please.",
+        "Skip the pleasantries.",
+    ],
+    "conditional": [
+        "When I say 'go', just do it without asking.",
+        "If a question is ambiguous, ask me before answering.",
+        "Whenever there's a deadline, put it in bold.",
+        "Each time you suggest a restaurant, give its price range.",
+    ],
+    "inside a long turn": [
+        "Our flight got delayed six hours and the airline gave us nothing. Please, from now "
+        "on, answer me in bullet points only. At least the hotel was nice.",
+        "I started the new job on Monday and it's a lot to take in. Also, I'm allergic to "
+        "penicillin, keep it in mind for any health question. My team seems friendly.",
+    ],
+    "other languages": [
+        "Réponds en phrases courtes, s'il te plaît.",
+        "Bitte keine langen Antworten mehr.",
+        "Háblame siempre de tú.",
+        "Per favore, usa sempre il sistema metrico.",
+        "Não use gírias, por favor.",
+    ],
+}
+
 ORDINARY: list[str] = [
     "Yesterday I went hiking with my brother.",
     "Can you help me plan a trip to Lisbon?",
@@ -301,10 +350,12 @@ RULE_SENTENCES = (
     "Going forward, use kilometres instead of miles with me.",
     "Oh, and keep your answers to a few lines from now on.",
     "Just so you know, I'm vegan now, so leave out meat and dairy.",
+    "Please, from now on, answer me in bullet points only.",
+    "Also, I'm allergic to penicillin, keep it in mind for any health question.",
 )
 RULE_IN: dict[str, str] = {
     turn: next(rule for rule in RULE_SENTENCES if rule in turn)
-    for half in (TUNING, HELD_OUT, HELD_OUT_2, HELD_OUT_3, HELD_OUT_4)
+    for half in (TUNING, HELD_OUT, HELD_OUT_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5)
     for turn in half["inside a long turn"]
 }
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ from recall.locomo import Conversation, Question, load
 from recall.protocol import ask, fits, replay
 
 from hermes_core.standing.topics import slot
+from hermes_core.testing.openai_server import fake_openai_server
 from standing.phrasings import HELD_OUT_2, HELD_OUT_3, HELD_OUT_4, TUNING, rule_of
 
 DEFAULT_DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo-dev"
@@ -117,20 +119,39 @@ def main() -> int:
     parser.add_argument("--budgets", type=int, nargs="+", default=[4_000, 8_000, 16_000])
     parser.add_argument("--engines", nargs="+", default=["compressor", "lcm"])
     parser.add_argument("--set", choices=sorted(SETS), nargs="+", default=["tuning", "held-out"])
+    parser.add_argument(
+        "--llm",
+        action="store_true",
+        help="summaries by an auxiliary LLM (the project's fake server on 127.0.0.1)",
+    )
     args = parser.parse_args()
     files = sorted(args.data.glob("*.json"))
-    for name in args.set:
-        measure(name, SETS[name], files, args.budgets, args.engines)
+    with ExitStack() as stack:
+        config = None
+        if args.llm:
+            server = stack.enter_context(fake_openai_server())
+            config = {"auxiliary": {"compression": {"base_url": server.url, "model": "aux-model"}}}
+        for name in args.set:
+            measure(name, SETS[name], files, args.budgets, args.engines, config)
     return 0
 
 
 def measure(
-    name: str, instructions: list[str], files: list[Path], budgets: list[int], engines: list[str]
+    name: str,
+    instructions: list[str],
+    files: list[Path],
+    budgets: list[int],
+    engines: list[str],
+    config: dict[str, Any] | None = None,
 ) -> None:
     """Print, per engine and budget, the share of (instruction, later request) pairs whose
     request carries the instruction verbatim within the budget."""
     conversations = [with_instructions(load(f), instructions) for f in files]
-    print(f"set {name}: {len(files)} conversations, {len(instructions)} instructions each")
+    llm = "with" if config else "without"
+    print(
+        f"set {name}: {len(files)} conversations, {len(instructions)} instructions each, "
+        f"{llm} the auxiliary LLM"
+    )
     print(f"{'engine':>11} {'B':>7} {'probe':>9} {'top':>6} {'middle':>7} {'all':>6}")
     with tempfile.TemporaryDirectory(prefix="standing-") as scratch:
         for engine in engines:
@@ -138,11 +159,11 @@ def measure(
                 tally: dict[tuple[str, str], list[int]] = {}
                 for conversation, where in conversations:
                     home = Path(scratch) / f"{engine}-{budget}-{conversation.name}"
-                    result = replay(conversation, engine, budget, home)
+                    result = replay(conversation, engine, budget, home, config)
                     probes = [("unrelated", q) for q in conversation.questions[:10]]
                     probes += [("governed", Question(text, 0, ())) for text in GOVERNED]
                     for kind, question in probes:
-                        request = ask(result, question)
+                        request = ask(result, question, config)
                         ok = fits(request, budget)
                         body = "\n".join(str(m.get("content")) for m in request)
                         for text, position in where.items():
