@@ -124,6 +124,8 @@ _GENERAL_OBJECT = re.compile(
     # emphasis and order: "put the key point in bold", "start with the conclusion"
     r"|bold|italics?|plain text|plain(?:ly)?|simple words|key points?|main points?|conclusion"
     r"|bottom line|headers?"
+    # how much of what: "no more than three suggestions", "fewer options"
+    r"|suggestions|recommendations|options|ideas|follow-ups?|alternatives|choices"
     # manner toward the user: "talk to me like a friend", "explain it as if I were new"
     r"|(?:to|with) me (?:like|as if|as though)|like (?:a|an) (?:friend|teacher|colleague|human"
     r"|person|expert|beginner|child|kid)|like i'?m|as if i)\b"
@@ -132,12 +134,16 @@ _GENERAL_OBJECT = re.compile(
     r"|make|pick|choose|find|use)\b",
     re.IGNORECASE,
 )
+# a time zone by its abbreviation, written in capitals: "use AEST", "times in UTC+2"
+_TIME_ZONE = re.compile(r"\b(?:[A-Z]{2,4}T|UTC|GMT)(?:[+-]\d{1,2}(?::\d\d)?)?\b")
 # a rule by its condition: "when you summarise anything, put the number first"
 _CONDITION = re.compile(
     r"^\s*(?:and |also |so )?(?:when(?:ever)?|if|any ?time|each time|every time|before|after"
     r"|for (?:any|every|each|all))"
     r" (?:you|i|we|something|anything|it|there|any|my|your|someone|anyone)"
-    r"\b[^,;:?]{1,100}[,;:]\s*(?P<rest>.+)$",
+    r"\b[^,;:?]{1,100}[,;:]\s*(?P<rest>.+)$"
+    # "for any travel plan, include the train times"
+    r"|^\s*(?:and |also |so )?for (?:any|every|each|all)\b[^,;:?]{1,100}[,;:]\s*(?P<also>.+)$",
     re.IGNORECASE | re.DOTALL,
 )
 # pointing at this turn's material: a task, not a rule (unless a persistence cue says so)
@@ -248,7 +254,7 @@ def _english(sentence: str) -> int:
     lowered = sentence.lower()
     persistence = _mentions(lowered, _PERSISTENCE_WORDS, _PERSISTENCE)
     condition = _CONDITION.match(_QUOTE.sub("QUOTED", sentence))
-    if condition and _DIRECTIVE_START.search(condition.group("rest")):
+    if condition and _DIRECTIVE_START.search(condition["rest"] or condition["also"]):
         return 2 + persistence  # a rule by its condition: it holds whenever that does
     frequency = _mentions(lowered, _FREQUENCY_WORDS, _FREQUENCY)
     directive = _DIRECTIVE_START.search(sentence) is not None
@@ -257,7 +263,7 @@ def _english(sentence: str) -> int:
         directive = _DIRECTIVE_START.search(rest) is not None
     if not (persistence or frequency or directive):
         return 0
-    general = _GENERAL_OBJECT.search(sentence) is not None
+    general = _GENERAL_OBJECT.search(sentence) is not None or _TIME_ZONE.search(sentence)
     if persistence and (directive or general):  # a directive set in time
         return 3 if (directive and general) or frequency else 2
     question = sentence.rstrip().endswith("?")

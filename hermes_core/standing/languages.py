@@ -33,7 +33,11 @@ _DIRECTIVE = re.compile(
     r"|responde|respóndeme|respondeme|contesta|contéstame|escribe|escríbeme|habla|háblame"
     r"|hables|llámame|usa|utiliza|evita|mantén|dime"
     r"|rispondi|rispondimi|scrivi|scrivimi|parla|parlami|chiamami|usa|evita|dimmi"
-    r"|responda|responde-me|escreva|fale|chame-me|me chame|use|evite|diga)\b",
+    r"|responda|responde-me|escreva|fale|chame-me|me chame|use|evite|diga"
+    # the infinitive a polite request takes: "merci de répondre", "bitte immer antworten"
+    r"|r[ée]pondre|[ée]crire|parler|utiliser|[ée]viter|antworten|schreiben|sprechen"
+    r"|verwenden|benutzen|vermeiden|responder|escribir|hablar|usar|evitar|rispondere"
+    r"|scrivere|parlare|usare|evitare|escrever|falar)\b",
     re.IGNORECASE,
 )
 # the reply's language or length, whatever the word for "answer"
@@ -42,8 +46,18 @@ _ABOUT_THE_REPLY = re.compile(
     r"|englisch|deutsch|französisch|spanisch|italienisch|portugiesisch"
     r"|inglés|ingles|alemán|francés|español|espanol|italiano|portugués"
     r"|inglese|tedesco|francese|spagnolo|portoghese|inglês|alemão|francês|espanhol|português)"
-    r"\b|\b(?:courte?s?|brèves?|kurze?n?|knapp|corta?s?|breves?|brevi|curte?s?)\b",
+    r"\b|\b(?:courte?s?|brèves?|kurze?n?|knapp|corta?s?|breves?|brevi|curte?s?)\b"
+    # what a reply holds or how it sounds: jargon, emojis, answers, tone, plain words
+    r"|\b(?:jargon|fachjargon|gergo|jerga|jarg[ãa]o|g[íi]rias?|emojis?|r[ée]ponses|antworten"
+    r"|respuestas|risposte|respostas|phrases|s[äa]tze|frasi|frases|ton|tono|tom|vocabulaire"
+    r"|wortwahl|vocabolario|vocabulario|vocabul[áa]rio|formel(?:le)?|förmlich|formal[e]?"
+    r"|simple|einfach|semplice|sencill[oa]|simples|m[ée]trique|metrisch|m[ée]trico"
+    r"|sistema metrico|syst[èe]me m[ée]trique)\b",
     re.IGNORECASE,
+)
+#: A request made politely: with a directive, enough to make a rule about the reply.
+_POLITE = re.compile(
+    r"\b(?:s'il (?:te|vous) pla[îi]t|merci de|bitte|por favor|per favore|pfv)\b", re.IGNORECASE
 )
 
 
@@ -56,7 +70,9 @@ _PROHIBITION = re.compile(
     r"|non (?:usare|dire|scrivere|parlare|menzionare|mettere|suggerire|consigliare|mandare)"
     r"|niente|nessun[oa]?\s+\w+,?\s+per favore"
     r"|não (?:use|usa|diga|escreva|fale|mencione|coloque|mande|me mande|sugira|recomende)"
-    r"|nada de)\b",
+    r"|nada de"
+    # "never" with the assistant's verb toward the user: "nunca me mande", "mai mi dire"
+    r"|(?:nunca|jam[áa]s|jamais|mai|nie|niemals)\s+(?:me|mi|mir|m')\s*\w+)\b",
     re.IGNORECASE,
 )
 # a fact about the user, said of oneself: a diet, an allergy or intolerance, a condition
@@ -85,4 +101,6 @@ def foreign_rule(sentence: str) -> int:
     about_reply = _ABOUT_THE_REPLY.search(sentence) is not None
     if persistence or frequency:
         return 2 + persistence
+    if about_reply and _POLITE.search(sentence) and not sentence.rstrip().endswith("?"):
+        return 2
     return 1 if about_reply else 0
