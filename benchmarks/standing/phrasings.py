@@ -13,8 +13,9 @@ found); ``HELD_OUT_4`` was written then, before the detector was changed for the
 ``HELD_OUT_2`` and ``HELD_OUT_3``: 17 of 30 found before, 24 of 30 after (its first
 look). ``HELD_OUT_5`` was written then, before any change for the misses of
 ``HELD_OUT_4``: 20 of 30 found before those changes, and 20 of 30 after them (its first
-look), never tuned on. The next held-out half must be written before any change for its
-misses.
+look). ``HELD_OUT_6`` was written then, before any change for the misses of
+``HELD_OUT_5``, and is the held-out half from then on: measured before and after, never
+tuned on.
 
 ``ORDINARY`` are things people say that set no rule: they must not be carried.
 ``RULE_IN`` names, for a long turn, the sentence that states its rule: what a request
@@ -29,6 +30,7 @@ __all__ = [
     "HELD_OUT_3",
     "HELD_OUT_4",
     "HELD_OUT_5",
+    "HELD_OUT_6",
     "ORDINARY",
     "RULE_IN",
     "TUNING",
@@ -321,6 +323,53 @@ HELD_OUT_5: dict[str, list[str]] = {
     ],
 }
 
+HELD_OUT_6: dict[str, list[str]] = {
+    "form": [
+        "Can you keep things short from now on?",
+        "Format everything as a checklist.",
+        "I'd like the answers in Markdown tables when there's data.",
+        "Be blunt with me.",
+        "Always cite your sources.",
+        "Times in 24h format please.",
+        "Speak to me in Portuguese.",
+    ],
+    "facts about the user": [
+        "I'm lactose-intolerant and gluten-sensitive.",
+        "Please call me Dr. Okafor.",
+        "I'm on Pacific time.",
+        "I'm a wheelchair user, so check accessibility for any place you suggest.",
+        "I don't eat red meat.",
+        "I have ADHD, so keep instructions in small steps.",
+        "I'm recovering from knee surgery, so no hiking plans.",
+    ],
+    "prohibitions": [
+        "Don't sugarcoat anything.",
+        "Please no long intros.",
+        "Never assume I'm a man.",
+        "Leave out the disclaimers.",
+        "Cut the small talk.",
+    ],
+    "conditional": [
+        "If I paste an error, explain the cause before the fix.",
+        "When you're unsure about a date, say so.",
+        "Whenever I mention my mom, be gentle.",
+        "Anytime you suggest a book, tell me how long it is.",
+    ],
+    "inside a long turn": [
+        "Spent the whole day moving boxes and my back is killing me. Keep everything you "
+        "write for me under 50 words, by the way. Tomorrow I unpack the kitchen.",
+        "The kids had a snow day so the house was chaos. Remember I only have Android "
+        "phones, so skip iPhone tips. We built a snowman though.",
+    ],
+    "other languages": [
+        "À partir d'aujourd'hui, tutoie-moi.",
+        "Schreib bitte ohne Emojis.",
+        "Contéstame siempre en inglés.",
+        "Non usare mai il punto esclamativo.",
+        "Fale comigo de forma informal.",
+    ],
+}
+
 ORDINARY: list[str] = [
     "Yesterday I went hiking with my brother.",
     "Can you help me plan a trip to Lisbon?",
@@ -353,10 +402,12 @@ RULE_SENTENCES = (
     "Just so you know, I'm vegan now, so leave out meat and dairy.",
     "Please, from now on, answer me in bullet points only.",
     "Also, I'm allergic to penicillin, keep it in mind for any health question.",
+    "Keep everything you write for me under 50 words, by the way.",
+    "Remember I only have Android phones, so skip iPhone tips.",
 )
 RULE_IN: dict[str, str] = {
     turn: next(rule for rule in RULE_SENTENCES if rule in turn)
-    for half in (TUNING, HELD_OUT, HELD_OUT_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5)
+    for half in (TUNING, HELD_OUT, HELD_OUT_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5, HELD_OUT_6)
     for turn in half["inside a long turn"]
 }
 
