@@ -14,7 +14,15 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 from recall.locomo import load
-from standing.phrasings import HELD_OUT, HELD_OUT_2, HELD_OUT_3, HELD_OUT_4, ORDINARY, TUNING
+from standing.phrasings import (
+    HELD_OUT,
+    HELD_OUT_2,
+    HELD_OUT_3,
+    HELD_OUT_4,
+    HELD_OUT_5,
+    ORDINARY,
+    TUNING,
+)
 
 from hermes_core.standing.detect import find_directives
 
@@ -27,7 +35,7 @@ def _carried(text: str) -> bool:
 
 TUNED = [
     (kind, text)
-    for half in (TUNING, HELD_OUT, HELD_OUT_2, HELD_OUT_3, HELD_OUT_4)
+    for half in (TUNING, HELD_OUT, HELD_OUT_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5)
     for kind, texts in half.items()
     for text in texts
 ]

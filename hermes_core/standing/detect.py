@@ -92,7 +92,8 @@ _DIRECTIVE_START = re.compile(
     r"|include|add|end|start|begin|sign|speak|talk|explain|summari[sz]e|limit|stay|stick"
     r"|prefer|switch|translate|mention|cite|quote|spell|wait|send|run|double-check|be"
     r"|list|convert|round|note|flag|warn|remind|lead|skip|omit|drop|leave|suggest|recommend"
-    r"|offer|describe|label|mark|sort|number|give|spare|say so|admit|point out))\b",
+    r"|offer|describe|label|mark|sort|number|give|spare|say so|admit|point out|do it"
+    r"|go ahead|proceed|treat|interpret|assume|act))\b",
     re.IGNORECASE,
 )
 # what a rule about every answer is about: the assistant's output and conduct in general
@@ -126,6 +127,7 @@ _GENERAL_OBJECT = re.compile(
     r"|bottom line|headers?"
     # how much of what: "no more than three suggestions", "fewer options"
     r"|suggestions|recommendations|options|ideas|follow-ups?|alternatives|choices"
+    r"|numbers|digits|numerals|figures|without asking"
     # manner toward the user: "talk to me like a friend", "explain it as if I were new"
     r"|(?:to|with) me (?:like|as if|as though)|like (?:a|an) (?:friend|teacher|colleague|human"
     r"|person|expert|beginner|child|kid)|like i'?m|as if i)\b"
@@ -180,6 +182,36 @@ _PROHIBITION = re.compile(
     r"|luck|kids|one's|time\b|sir|ma'am|prob)[a-z]+\b)",
     re.IGNORECASE,
 )
+# a prohibition by a phrasal verb or "nothing about": "hold off on the emojis", "skip the
+# pleasantries", "nothing about politics, please"; its object what replies hold, or plural
+_LEAVE_OUT = re.compile(
+    r"^\s*(?:(?:please|pls|just|and|also|oh|ok(?:ay)?)[,\s]+)*"
+    r"(?:hold off on|go easy on|lay off|ease up on|tone down|cut (?:out |back on |down on )?"
+    r"|leave out|skip|drop|ditch|spare me|enough with|easy on|nothing (?:about|on|regarding"
+    r"|involving|related to))\s+(?:the\s+|all\s+(?:the\s+)?|your\s+|any\s+)?"
+    r"(?P<object>[\w-]+(?:\s+[\w-]+)?)",
+    re.IGNORECASE,
+)
+#: The most words such a prohibition has.
+_LEAVE_OUT_WORDS = 8
+
+
+def _leaves_out(sentence: str) -> bool:
+    """Whether ``sentence`` is a short prohibition by a phrasal verb about what replies hold
+    ("skip the pleasantries"), not a task ("cut the cake")."""
+    match = _LEAVE_OUT.search(sentence)
+    if match is None or len(sentence.split()) > _LEAVE_OUT_WORDS:
+        return False
+    if sentence.rstrip().endswith("?") or _THIS_TURN.search(sentence):
+        return False
+    thing = match["object"].split()[-1].lower()
+    return (
+        _GENERAL_OBJECT.search(match["object"]) is not None
+        or (thing.endswith("s") and not thing.endswith("ss"))
+        or thing in {"talk", "fluff", "filler", "hype", "chit-chat", "chitchat", "politics"}
+    )
+
+
 _NO_SOMETHING = re.compile(r"\s*(?:please\s+)?no\b", re.IGNORECASE)
 # where a rule can begin inside a sentence: after a comma, a colon or a semicolon, or "so"
 _CLAUSE = re.compile(r"[,;:]\s+|\s+(?:so|and so|which means)\s+|\s+-\s+")
@@ -267,8 +299,10 @@ def _english(sentence: str) -> int:
     if persistence and (directive or general):  # a directive set in time
         return 3 if (directive and general) or frequency else 2
     question = sentence.rstrip().endswith("?")
-    if _THIS_TURN.search(sentence) or (question and not frequency):
+    if _THIS_TURN.search(sentence):
         return 0
+    if question and not frequency:  # a request put as a question sets a mode, with me
+        return 1 if general and directive and _WITH_ME.search(sentence) else 0
     if frequency and general:
         return 2
     if directive and general:
@@ -276,12 +310,16 @@ def _english(sentence: str) -> int:
     return 0
 
 
+# a mode the user asks for in their dealings with the assistant: "use British English with
+# me", "be honest with me", "talk to me like a friend"
+_WITH_ME = re.compile(r"\b(?:with|to|for) me\b", re.IGNORECASE)
 # a rule without a verb: "Shorter answers, please.", "Prices in euros, please.", "Answers
 # in two paragraphs max", "Less detail, more bullet points." A statement has a subject and
 # a verb first; a short line about the assistant's output with a request or a limit is a rule
 _ELLIPTICAL_MARK = re.compile(
     r"\b(?:please|pls|max(?:imum)?|at most|tops|only|no more than|ideally|preferably"
-    r"|less|more|fewer)\b",
+    r"|less|more|fewer|for (?:any|all|every|each)|rather than|instead of)\b"
+    r"|,\s*not\b",
     re.IGNORECASE,
 )
 _STATEMENT = re.compile(
@@ -301,7 +339,7 @@ def _elliptical(sentence: str) -> bool:
     if _STATEMENT.search(sentence) or _DIRECTIVE_START.search(sentence):
         return False  # a statement, or a directive already judged by its cues
     return _ELLIPTICAL_MARK.search(sentence) is not None and (
-        _GENERAL_OBJECT.search(sentence) is not None
+        _GENERAL_OBJECT.search(sentence) is not None or _TIME_ZONE.search(sentence) is not None
     )
 
 
@@ -321,7 +359,7 @@ def score(sentence: str) -> int:
     english = _english(sentence)
     if english:
         return english
-    if _prohibited(sentence) or states_a_governing_fact(sentence):
+    if _prohibited(sentence) or _leaves_out(sentence) or states_a_governing_fact(sentence):
         return 2
     if _elliptical(sentence) and _THIS_TURN.search(sentence) is None:
         return 1
@@ -331,6 +369,8 @@ def score(sentence: str) -> int:
     for clause in _CLAUSE.split(sentence)[1:]:  # "no ..." after a comma is mostly talk
         if _english(clause) or (_prohibited(clause) and not _NO_SOMETHING.match(clause)):
             return 1
+        if _elliptical(clause) and _THIS_TURN.search(clause) is None:
+            return 1  # "I'm in Mumbai, so IST for any times"
     return 0
 
 
