@@ -569,7 +569,9 @@ def test_a_query_never_waits_past_its_bound_on_a_stuck_native_thread(
     blocker = threading.Thread(target=native.run, args=(stuck_job,))
     blocker.start()
     try:
-        assert stuck.wait(60)
+        # the thread may first finish what other tests of this worker left queued, however
+        # long a loaded machine takes: no bound here (faulthandler_timeout names a hang)
+        stuck.wait()
         with pytest.raises(native.NativeBusy):
             encoder.encode(["a query nobody encoded before, number 8812"])
     finally:
