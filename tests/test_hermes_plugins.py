@@ -156,6 +156,35 @@ def test_a_plugin_that_fails_to_register_is_broken_and_the_rest_still_load(
     assert logs.named("context_engine.broken")[0]["name"] == "broken-one"
 
 
+def test_an_object_that_does_not_inherit_from_hermes_engine_class_is_rejected(
+    tmp_path: Path, logs: EventCapture
+) -> None:
+    # Hermes' register_context_engine ignores what is no agent.context_engine.ContextEngine,
+    # however engine-like (Hermes' test_reject_non_engine): so does this host
+    home = home_with(tmp_path, "context:\n  engine: mimic\nplugins:\n  enabled: [mimic]\n")
+    mimic = home / "plugins" / "mimic"
+    mimic.mkdir(parents=True)
+    (mimic / "plugin.yaml").write_text("name: mimic\n", encoding="utf-8")
+    (mimic / "__init__.py").write_text(
+        "class Mimic:\n"
+        "    name = 'mimic'\n"
+        "    def update_from_response(self, usage): pass\n"
+        "    def should_compress(self, prompt_tokens=None): return False\n"
+        "    def compress(self, messages, current_tokens=None, focus_topic=None):\n"
+        "        return messages\n"
+        "def register(ctx):\n    ctx.register_context_engine(Mimic())\n",
+        encoding="utf-8",
+    )
+    registry = discover(load_config(home / "config.yaml", env={"HERMES_HOME": str(home)}))
+    record = registry.get("mimic")
+    assert record is not None and record.status is EngineStatus.BROKEN
+    assert "registered a Mimic as its context engine, which does not inherit" in str(record.reason)
+    (event,) = logs.named("hermes_plugin.not_an_engine")
+    assert (event["plugin"], event["registered"]) == ("mimic", "Mimic")
+    with ContextHost(registry, env={"HERMES_HOME": str(home)}) as host:
+        assert host.engine_name == "compressor"  # what Hermes runs then too
+
+
 def test_an_enabled_hermes_plugin_without_an_engine_is_not_loaded_nor_called_missing(
     tmp_path: Path, logs: EventCapture
 ) -> None:

@@ -10,12 +10,26 @@ registration completes as it would in Hermes Agent.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any
 
 from hermes_core.log import logger
 
 __all__ = ["HermesPluginContext"]
+
+
+def _is_an_engine(engine: Any) -> bool:
+    """Whether ``engine`` inherits from a context engine class: Hermes Agent's, as the
+    plugin imported it (Hermes' own or the stand-in), or hermes-context's."""
+    from hermes_core.engine import ContextEngine
+    from hermes_core.sources.hermes.hermes_abc import HermesContextEngine
+
+    hermes = sys.modules.get("agent.context_engine")
+    base = getattr(hermes, "ContextEngine", None)
+    return isinstance(engine, (ContextEngine, HermesContextEngine)) or (
+        isinstance(base, type) and isinstance(engine, base)
+    )
 
 
 class HermesPluginContext:
@@ -26,6 +40,9 @@ class HermesPluginContext:
         self.manifest = manifest
         #: The context engines registered in this run, in order (Hermes keeps the first).
         self.engines: list[Any] = []
+        #: What was registered as an engine and is none (its type's name), ignored as
+        #: Hermes ignores it.
+        self.rejected: list[str] = []
         self._reported: set[str] = set()
 
     @property
@@ -40,7 +57,15 @@ class HermesPluginContext:
         return "default"
 
     def register_context_engine(self, engine: Any) -> None:
-        """Keep ``engine``; like Hermes Agent, a second one is refused with a warning."""
+        """Keep ``engine``; like Hermes Agent, one that does not inherit from Hermes'
+        ``agent.context_engine.ContextEngine`` (or hermes-context's) is ignored, and so is a
+        second one, each with a warning."""
+        if not _is_an_engine(engine):
+            logger.warning(
+                "hermes_plugin.not_an_engine", plugin=self.plugin, registered=type(engine).__name__
+            )
+            self.rejected.append(type(engine).__name__)
+            return
         if self.engines:
             logger.warning(
                 "hermes_plugin.second_engine_ignored",

@@ -236,11 +236,18 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0] if text else "(no message)"
 
 
+class NotAnEngine(Exception):
+    """A plugin registered, as its context engine, an object that is none."""
+
+
 def _registered_engine(plugin: HermesPlugin, register: Callable[[Any], None], home: Path) -> Any:
-    """Run ``register(ctx)`` once; the engine it registered, or None."""
+    """Run ``register(ctx)`` once; the engine it registered, or None. Raises
+    :class:`NotAnEngine` when what it registered was no engine (and nothing else was)."""
     context = HermesPluginContext(plugin.name)
     with shims.bound(None, home):
         register(context)
+    if not context.engines and context.rejected:
+        raise NotAnEngine(context.rejected[0])
     return context.engines[0] if context.engines else None
 
 
@@ -318,6 +325,11 @@ def _load(plugin: HermesPlugin, home: Path, limit: float) -> EngineRecord | None
         return broken(
             f"{source}: its import and register(ctx) did not return within {limit:g} s "
             "(plugins.register_timeout_seconds); it was left running and is not used"
+        )
+    except NotAnEngine as exc:
+        return broken(
+            f"{source} registered a {exc} as its context engine, which does not inherit from "
+            "agent.context_engine.ContextEngine: Hermes Agent ignores it too"
         )
     except BaseException as exc:
         reraise_user_interrupt(exc)
