@@ -177,6 +177,71 @@ def test_a_plugin_reaching_past_the_compressor_stand_in_is_told_what_is_missing(
     assert "pip install hermes-agent" in failed["detail"]
 
 
+ESTIMATING = """
+from agent.context_compressor import ContextCompressor, estimate_messages_tokens_rough
+
+
+class Estimating(ContextCompressor):
+    @property
+    def name(self):
+        return "estimating"
+
+    def should_compress(self, prompt_tokens=None):
+        return False
+
+    def rough(self, messages):
+        return estimate_messages_tokens_rough(messages)
+
+
+def register(ctx):
+    ctx.register_context_engine(Estimating())
+"""
+PAST_THE_NAMES = """
+from agent.context_compressor import ContextCompressor, salvage_grown_transcript
+
+
+def register(ctx):
+    ctx.register_context_engine(ContextCompressor())
+"""
+
+
+def _plugin(at: Path, name: str, source: str) -> None:
+    folder = at / "plugins" / name
+    folder.mkdir(parents=True)
+    (folder / "plugin.yaml").write_text(f"name: {name}\n", encoding="utf-8")
+    (folder / "__init__.py").write_text(source, encoding="utf-8")
+
+
+def test_a_plugin_importing_hermes_estimates_from_the_compressor_runs_without_hermes(
+    tmp_path: Path,
+) -> None:
+    # iRonin's compressor imports estimate_messages_tokens_rough from agent.context_compressor
+    at = home(tmp_path, "plugins:\n  enabled: [estimating]\ncontext:\n  engine: estimating\n")
+    _plugin(at, "estimating", ESTIMATING)
+    running = host(at)
+    assert running.engine_name == "estimating", running.status()
+    inner = running.engine.inner  # type: ignore[attr-defined]
+    # as Hermes 0.19 counts: the message's text at four characters a token, rounded up,
+    # and 1,500 tokens for an image part instead of its base64
+    text = {"role": "user", "content": "x" * 37}
+    image = {"role": "user", "content": [{"type": "image_url", "image_url": "A" * 100_000}]}
+    assert inner.rough([text]) == -(-len(str(text)) // 4)
+    shown = {"role": "user", "content": [{"type": "image_url", "image": "[stripped]"}]}
+    assert inner.rough([image]) == -(-len(str(shown)) // 4) + 1_500
+
+
+def test_a_plugin_importing_a_name_past_the_stand_in_needs_hermes_never_broken(
+    tmp_path: Path,
+) -> None:
+    at = home(tmp_path, "plugins:\n  enabled: [past-names]\ncontext:\n  engine: past-names\n")
+    _plugin(at, "past-names", PAST_THE_NAMES)
+    listed = cli("engines", "--json", at=at)
+    (record,) = [e for e in json.loads(listed.stdout)["engines"] if e["name"] == "past-names"]
+    assert record["status"] == "needs-hermes-agent", record
+    assert "agent.context_compressor.salvage_grown_transcript" in record["reason"]
+    assert "pip install hermes-agent" in record["reason"]
+
+
 BROKEN_LCM = """
 import does_not_exist_anywhere
 

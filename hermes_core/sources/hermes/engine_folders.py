@@ -45,13 +45,19 @@ INSTALL_HERMES = "pip install hermes-agent"
 
 
 def hermes_module_missing(exc: BaseException) -> str | None:
-    """The Hermes Agent module ``exc`` says is missing, when Hermes Agent is not installed
-    (``agent.context_compressor``); None for any other failure."""
-    if not isinstance(exc, ModuleNotFoundError) or not exc.name:
+    """What of Hermes Agent ``exc`` says is missing, when Hermes Agent is not installed: a
+    module (``agent.context_compressor``), or a name the stand-in for a module does not
+    serve (``agent.context_compressor.salvage_grown_transcript``); None for any other
+    failure."""
+    if not isinstance(exc, ImportError) or not exc.name:
         return None
     if exc.name.split(".")[0] not in _HERMES_MODULES or shims.hermes_installed():
         return None
-    return exc.name
+    if isinstance(exc, ModuleNotFoundError):
+        return exc.name
+    # "cannot import name 'x' from 'agent.context_compressor'": a name past the stand-in
+    wanted = str(exc).split("'")[1] if str(exc).count("'") >= 2 else ""
+    return f"{exc.name}.{wanted}" if wanted else exc.name
 
 
 def _needs_hermes(exc: BaseException, where: str) -> NeedsHermesAgent | None:

@@ -41,6 +41,12 @@ from typing import Any
 from hermes_core.config.home import hermes_home
 from hermes_core.llm import LLM, AuxiliaryLLMConfig
 from hermes_core.sources.hermes.compressor_stand_in import ContextCompressor
+from hermes_core.sources.hermes.estimates import (
+    CHARS_PER_TOKEN,
+    MINIMUM_CONTEXT_LENGTH,
+    estimate_messages_tokens_rough,
+    estimate_tokens_rough,
+)
 from hermes_core.sources.hermes.hermes_abc import (
     MEMORY_CONTEXT_MAX_CHARS,
     HermesContextEngine,
@@ -275,7 +281,22 @@ _STAND_INS: dict[str, tuple[bool, dict[str, Any]]] = {
             "automatic_compaction_status_message": automatic_compaction_status_message,
         },
     ),
-    "agent.context_compressor": (False, {"ContextCompressor": ContextCompressor}),
+    "agent.context_compressor": (
+        False,
+        {
+            "ContextCompressor": ContextCompressor,
+            # what Hermes' module imports and plugins import from it in turn
+            "ContextEngine": HermesContextEngine,
+            "call_llm": call_llm,
+            "sanitize_memory_context": sanitize_memory_context,
+            "estimate_tokens_rough": estimate_tokens_rough,
+            "estimate_messages_tokens_rough": estimate_messages_tokens_rough,
+            "MINIMUM_CONTEXT_LENGTH": MINIMUM_CONTEXT_LENGTH,
+            "CHARS_PER_TOKEN": CHARS_PER_TOKEN,
+            "LEGACY_SUMMARY_PREFIX": "[CONTEXT SUMMARY]:",
+            "COMPRESSED_SUMMARY_METADATA_KEY": "_compressed_summary",
+        },
+    ),
     "agent.auxiliary_client": (False, {"call_llm": call_llm}),
     "hermes_cli": (True, {}),
     "hermes_cli.config": (False, {"get_hermes_home": get_hermes_home}),
