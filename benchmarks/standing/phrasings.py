@@ -16,8 +16,9 @@ look). ``HELD_OUT_5`` was written then, before any change for the misses of
 look). ``HELD_OUT_6`` was written then, before any change for the misses of
 ``HELD_OUT_5``: 22 of 30 found before those changes, 22 of 30 after (its first look),
 never tuned on. Two halves in a row gained nothing from the classes made general for the
-half before: what one half misses, the next misses differently. The next held-out half
-must be written before any change for its misses.
+half before: what one half misses, the next misses differently. ``HELD_OUT_7`` was
+written then, before any change for the misses of ``HELD_OUT_6``, and is the held-out half
+from then on: measured before and after, never tuned on.
 
 ``ORDINARY`` are things people say that set no rule: they must not be carried.
 ``RULE_IN`` names, for a long turn, the sentence that states its rule: what a request
@@ -33,6 +34,7 @@ __all__ = [
     "HELD_OUT_4",
     "HELD_OUT_5",
     "HELD_OUT_6",
+    "HELD_OUT_7",
     "ORDINARY",
     "RULE_IN",
     "TUNING",
@@ -372,6 +374,53 @@ HELD_OUT_6: dict[str, list[str]] = {
     ],
 }
 
+HELD_OUT_7: dict[str, list[str]] = {
+    "form": [
+        "Give it to me straight, no fluff.",
+        "Headlines first, details after.",
+        "I want everything in bullet form.",
+        "Use simple language, I'm not a native speaker.",
+        "Reply only in lowercase.",
+        "Temperatures in Celsius from here on.",
+        "Please be more formal with me.",
+    ],
+    "facts about the user": [
+        "I'm severely allergic to bee stings.",
+        "Mind you, I'm a vegetarian.",
+        "I'm on the east coast, so Eastern time.",
+        "I'm partially sighted, big fonts help.",
+        "I don't do spicy food.",
+        "You can refer to me as Captain.",
+        "I'm an experienced developer, skip the basics.",
+    ],
+    "prohibitions": [
+        "Don't ever send anything without my OK.",
+        "Enough with the exclamation marks.",
+        "No code unless I ask for it.",
+        "Never recommend Amazon.",
+        "Please refrain from using slang.",
+    ],
+    "conditional": [
+        "If I ask for directions, assume I'm walking.",
+        "When you're listing options, number them.",
+        "Whenever something costs money, give the total.",
+        "If I say 'short', keep it to one line.",
+    ],
+    "inside a long turn": [
+        "Finally got the car back from the garage and it cost a fortune. Going forward, "
+        "please give me costs in euros. The mechanic was nice at least.",
+        "My daughter's recital went great and she didn't miss a note. Note that I'm "
+        "allergic to pollen, so no flower ideas. We went out for dinner afterwards.",
+    ],
+    "other languages": [
+        "Toujours en français avec moi, merci.",
+        "Ich habe eine Nussallergie.",
+        "Sin emojis, por favor.",
+        "Rispondimi sempre con elenchi puntati.",
+        "Me chame de Zé.",
+    ],
+}
+
 ORDINARY: list[str] = [
     "Yesterday I went hiking with my brother.",
     "Can you help me plan a trip to Lisbon?",
@@ -406,10 +455,21 @@ RULE_SENTENCES = (
     "Also, I'm allergic to penicillin, keep it in mind for any health question.",
     "Keep everything you write for me under 50 words, by the way.",
     "Remember I only have Android phones, so skip iPhone tips.",
+    "Going forward, please give me costs in euros.",
+    "Note that I'm allergic to pollen, so no flower ideas.",
 )
 RULE_IN: dict[str, str] = {
     turn: next(rule for rule in RULE_SENTENCES if rule in turn)
-    for half in (TUNING, HELD_OUT, HELD_OUT_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5, HELD_OUT_6)
+    for half in (
+        TUNING,
+        HELD_OUT,
+        HELD_OUT_2,
+        HELD_OUT_3,
+        HELD_OUT_4,
+        HELD_OUT_5,
+        HELD_OUT_6,
+        HELD_OUT_7,
+    )
     for turn in half["inside a long turn"]
 }
 
