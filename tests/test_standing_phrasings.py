@@ -20,6 +20,7 @@ from standing.phrasings import (
     HELD_OUT_3,
     HELD_OUT_4,
     HELD_OUT_5,
+    HELD_OUT_6,
     ORDINARY,
     TUNING,
 )
@@ -35,7 +36,7 @@ def _carried(text: str) -> bool:
 
 TUNED = [
     (kind, text)
-    for half in (TUNING, HELD_OUT, HELD_OUT_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5)
+    for half in (TUNING, HELD_OUT, HELD_OUT_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5, HELD_OUT_6)
     for kind, texts in half.items()
     for text in texts
 ]

@@ -130,7 +130,9 @@ _GENERAL_OBJECT = re.compile(
     r"|numbers|digits|numerals|figures|without asking"
     # manner toward the user: "talk to me like a friend", "explain it as if I were new"
     r"|(?:to|with) me (?:like|as if|as though)|like (?:a|an) (?:friend|teacher|colleague|human"
-    r"|person|expert|beginner|child|kid)|like i'?m|as if i)\b"
+    r"|person|expert|beginner|child|kid)|like i'?m|as if i"
+    r"|(?:blunt|honest|frank|direct|gentle|patient|strict|straight|brief|polite|informal"
+    r"|formal|casual)\s+with me)\b"
     # what the assistant gives the user, in general: "the numbers you give me"
     r"|\b(?:the|your)\s+[a-z]+s\s+you\s+(?:give|write|send|show|quote|suggest|recommend|draft"
     r"|make|pick|choose|find|use)\b",
@@ -185,8 +187,8 @@ _PROHIBITION = re.compile(
 # a prohibition by a phrasal verb or "nothing about": "hold off on the emojis", "skip the
 # pleasantries", "nothing about politics, please"; its object what replies hold, or plural
 _LEAVE_OUT = re.compile(
-    r"^\s*(?:(?:please|pls|just|and|also|oh|ok(?:ay)?)[,\s]+)*"
-    r"(?:hold off on|go easy on|lay off|ease up on|tone down|cut (?:out |back on |down on )?"
+    r"^\s*(?:(?:please|pls|just|and|also|oh|ok(?:ay)?|so|then)[,\s]+)*"
+    r"(?:hold off on|go easy on|lay off|ease up on|tone down|cut(?: out| back on| down on)?"
     r"|leave out|skip|drop|ditch|spare me|enough with|easy on|nothing (?:about|on|regarding"
     r"|involving|related to))\s+(?:the\s+|all\s+(?:the\s+)?|your\s+|any\s+)?"
     r"(?P<object>[\w-]+(?:\s+[\w-]+)?)",
@@ -212,6 +214,13 @@ def _leaves_out(sentence: str) -> bool:
     )
 
 
+# a ban on doing anything of a kind: "don't sugarcoat anything", "never hype things up"
+_BAN_ON_ANYTHING = re.compile(
+    r"^\s*(?:(?:please|pls|just|and|also|oh|ok(?:ay)?)[,\s]+)*(?:don'?t|do not|never)\s+"
+    r"(?:ever\s+)?(?!worry|forget|mind|hesitate|stress|panic|be\b|let\b|miss|feel|give up)"
+    r"[a-z]+(?:\s+(?:up|down|over|out))?\s+(?:anything|everything|things|stuff)\b",
+    re.IGNORECASE,
+)
 _NO_SOMETHING = re.compile(r"\s*(?:please\s+)?no\b", re.IGNORECASE)
 # where a rule can begin inside a sentence: after a comma, a colon or a semicolon, or "so"
 _CLAUSE = re.compile(r"[,;:]\s+|\s+(?:so|and so|which means)\s+|\s+-\s+")
@@ -361,6 +370,8 @@ def score(sentence: str) -> int:
         return english
     if _prohibited(sentence) or _leaves_out(sentence) or states_a_governing_fact(sentence):
         return 2
+    if _BAN_ON_ANYTHING.search(sentence) and not sentence.rstrip().endswith("?"):
+        return 2
     if _elliptical(sentence) and _THIS_TURN.search(sentence) is None:
         return 1
     foreign = foreign_rule(sentence)
@@ -371,6 +382,8 @@ def score(sentence: str) -> int:
             return 1
         if _elliptical(clause) and _THIS_TURN.search(clause) is None:
             return 1  # "I'm in Mumbai, so IST for any times"
+        if _leaves_out(clause):
+            return 1  # "I only have Android phones, so skip iPhone tips"
     return 0
 
 

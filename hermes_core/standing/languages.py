@@ -37,6 +37,8 @@ _DIRECTIVE = re.compile(
     # the infinitive a polite request takes: "merci de répondre", "bitte immer antworten"
     r"|r[ée]pondre|[ée]crire|parler|utiliser|[ée]viter|antworten|schreiben|sprechen"
     r"|verwenden|benutzen|vermeiden|responder|escribir|hablar|usar|evitar|rispondere"
+    # how to address the user: "tutoie-moi", "duz mich", "tutéame", "dammi del tu"
+    r"|tutoie|tutoyez|vouvoie|vouvoyez|duz|duze|sieze|tut[ée]ame|tr[áa]tame|dammi"
     r"|scrivere|parlare|usare|evitare|escrever|falar)\b",
     re.IGNORECASE,
 )
@@ -51,6 +53,7 @@ _ABOUT_THE_REPLY = re.compile(
     r"|\b(?:jargon|fachjargon|gergo|jerga|jarg[ãa]o|g[íi]rias?|emojis?|r[ée]ponses|antworten"
     r"|respuestas|risposte|respostas|phrases|s[äa]tze|frasi|frases|ton|tono|tom|vocabulaire"
     r"|wortwahl|vocabolario|vocabulario|vocabul[áa]rio|formel(?:le)?|förmlich|formal[e]?"
+    r"|informel(?:le)?|informal[e]?|locker|moi|mich|comigo|conmigo|con me|mit mir|avec moi"
     r"|simple|einfach|semplice|sencill[oa]|simples|m[ée]trique|metrisch|m[ée]trico"
     r"|sistema metrico|syst[èe]me m[ée]trique)\b",
     re.IGNORECASE,
