@@ -38,8 +38,11 @@ __all__ = [
     "HELD_OUT_5",
     "HELD_OUT_6",
     "HELD_OUT_7",
+    "HELD_OUT_8",
     "ORDINARY",
     "RULE_IN",
+    "TASKS",
+    "TASKS_2",
     "TUNING",
     "rule_of",
 ]
@@ -424,6 +427,89 @@ HELD_OUT_7: dict[str, list[str]] = {
     ],
 }
 
+#: Written before the learned scorer was built, with ``TASKS_2``: the halves it is judged on.
+HELD_OUT_8: dict[str, list[str]] = {
+    "form": [
+        "Answer like a pirate from now on, it's fun.",
+        "Stick to facts, no opinions.",
+        "Could you put a short summary at the end of each answer?",
+        "Spell out acronyms the first time.",
+        "All amounts in Swiss francs, please.",
+        "Keep the tone light.",
+        "I'd rather you answered in Italian.",
+    ],
+    "facts about the user": [
+        "I'm a nurse, so you can use medical terms.",
+        "I have a peanut and tree-nut allergy.",
+        "Heads-up, I'm in Singapore time.",
+        "I'm vegan, remember that for recipes.",
+        "My partner is Jewish and we keep a kosher kitchen.",
+        "I'm left-handed, which matters for the tools you suggest.",
+        "Call me Bea, everyone does.",
+    ],
+    "prohibitions": [
+        "Don't ever guess my password hints.",
+        "No brand names, please.",
+        "Don't lecture me about screen time.",
+        "Leave politics out of it.",
+        "Never open links I send without asking.",
+    ],
+    "conditional": [
+        "If I ask for a workout, avoid running, my knees are bad.",
+        "When you give me a date, add the weekday.",
+        "Whenever I say 'later', put it on my to-do list.",
+        "If you quote prices, include tax.",
+    ],
+    "inside a long turn": [
+        "We finally adopted the cat from the shelter and she's already hiding under the bed. "
+        "Oh, from now on, please keep every reply to three sentences at most. She has such "
+        "a tiny meow.",
+        "The conference was exhausting and I lost my voice on day two. By the way, I'm "
+        "lactose intolerant, so no cheese in recipes. The talks were great though.",
+    ],
+    "other languages": [
+        "Antworte bitte ab jetzt immer auf Englisch.",
+        "Je suis allergique aux arachides.",
+        "Escríbeme sin tecnicismos, por favor.",
+        "Non mandarmi mai messaggi lunghi.",
+        "Responda sempre em tópicos, por favor.",
+    ],
+}
+
+#: One-turn tasks and questions written with ``HELD_OUT_8``, before the learned scorer.
+TASKS_2: list[str] = [
+    "Write a limerick about my cat.",
+    "Email the team that the demo moved to Tuesday.",
+    "Translate 'good morning' into Japanese.",
+    "Give me a recipe for banana bread.",
+    "Fix the typo in the title.",
+    "Keep this note for the meeting tomorrow.",
+    "Make the chart bigger and label the axes.",
+    "Use the red template for this slide.",
+    "Never mind the last message, it was a mistake.",
+    "Find flights from Berlin to Oslo on Friday.",
+    "Explain quantum entanglement simply.",
+    "Add a row for March to the table.",
+    "Tell me what's on my calendar today.",
+    "Answer Mark's question about the budget.",
+    "List three pros and cons of remote work.",
+    "Write the summary in bullet points this time.",
+    "Check if the package arrived.",
+    "Show me pictures of Iceland.",
+    "Call a taxi for six o'clock.",
+    "Give me a short answer: is it going to rain?",
+    "Rewrite this paragraph in a friendlier tone.",
+    "Suggest a movie for tonight.",
+    "Put the files in the shared folder.",
+    "Please compute the average of these numbers.",
+    "Don't send the draft yet, I'll review it first.",
+    "Convert this recipe to metric.",
+    "Start a timer for twenty minutes.",
+    "Describe how photosynthesis works.",
+    "Write a thank-you note to my aunt in Spanish.",
+    "Always the same error, can you look at the log?",
+]
+
 ORDINARY: list[str] = [
     "Yesterday I went hiking with my brother.",
     "Can you help me plan a trip to Lisbon?",
@@ -440,6 +526,71 @@ ORDINARY: list[str] = [
     "The kids keep asking me to read the same story every night.",
     "Don't you think the ending was weird?",
     "If it rains tomorrow we'll stay in.",
+]
+
+#: What an agent is asked for one turn: tasks and questions that set no rule. The learned
+#: scorer trains on half of them (``TASKS[::2]``) and is measured on the other half.
+TASKS: list[str] = [
+    "Write a short poem about the sea.",
+    "Fix the failing test in the parser.",
+    "Send the report to Maria before noon.",
+    "Summarise this article for me.",
+    "Translate the second paragraph into German.",
+    "Book a table for two at eight tonight.",
+    "Find me a cheap flight to Rome next month.",
+    "Explain how a hash map works.",
+    "What's the capital of Australia?",
+    "Draft an email to my landlord about the leak.",
+    "Give me three ideas for a birthday present for my dad.",
+    "Convert 5 miles to kilometres.",
+    "Add a docstring to the main function.",
+    "Remind me to call the dentist tomorrow at nine.",
+    "List the files in the current folder.",
+    "Make the button blue and a bit bigger.",
+    "Check whether the server is up.",
+    "Tell me a joke about cats.",
+    "Rename the variable to total_count.",
+    "Can you help me write a cover letter?",
+    "Show me the last five commits.",
+    "Use the staging database for this test run.",
+    "Keep the second paragraph and delete the rest.",
+    "Put the meeting on Thursday at three.",
+    "Suggest a name for my new puppy.",
+    "Compare these two laptops for me.",
+    "Run the migrations and tell me what failed.",
+    "Don't forget to attach the invoice this time.",
+    "Please order more printer paper.",
+    "Write the answer in the comment box below.",
+    "How long does it take to boil an egg?",
+    "Start the download now.",
+    "Never mind, I found the file.",
+    "Explain the difference between TCP and UDP.",
+    "Recommend a good pizza place near the office.",
+    "Answer the last question on the form with yes.",
+    "Give me the weather for Lisbon this weekend.",
+    "Sort these numbers from smallest to largest.",
+    "Write a haiku about autumn in French.",
+    "Call the function with an empty list and see what happens.",
+    "Be quick, the train leaves in ten minutes, where is platform four?",
+    "Open the spreadsheet and add a column for dates.",
+    "Make a shopping list for a lasagne.",
+    "Describe the picture I just sent.",
+    "Tell Tom I'll be late.",
+    "Plan a three-day trip to Kyoto.",
+    "Check my spelling in this paragraph.",
+    "Shorten this sentence a little.",
+    "Reply to Anna that Friday works.",
+    "Add eggs and milk to the list.",
+    "What time is it in Tokyo right now?",
+    "Write a SQL query that counts the orders per customer.",
+    "Delete the old backups from last year.",
+    "Use a bigger font on the title slide.",
+    "Give the dog his medicine at six.",
+    "Write tests for the new endpoint.",
+    "Find the cheapest option and book it.",
+    "Explain it again, more slowly this time.",
+    "Can you keep an eye on the build and tell me when it finishes?",
+    "Please print the second page only.",
 ]
 
 #: The rule sentences of the long turns above (each found in its turn by rule_of).
@@ -460,6 +611,8 @@ RULE_SENTENCES = (
     "Remember I only have Android phones, so skip iPhone tips.",
     "Going forward, please give me costs in euros.",
     "Note that I'm allergic to pollen, so no flower ideas.",
+    "Oh, from now on, please keep every reply to three sentences at most.",
+    "By the way, I'm lactose intolerant, so no cheese in recipes.",
 )
 RULE_IN: dict[str, str] = {
     turn: next(rule for rule in RULE_SENTENCES if rule in turn)
@@ -472,6 +625,7 @@ RULE_IN: dict[str, str] = {
         HELD_OUT_5,
         HELD_OUT_6,
         HELD_OUT_7,
+        HELD_OUT_8,
     )
     for turn in half["inside a long turn"]
 }
