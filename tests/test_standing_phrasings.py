@@ -6,6 +6,7 @@ reported by ``nox -s standing``, not asserted here: a test would make them tuned
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -21,7 +22,9 @@ from standing.phrasings import (
     HELD_OUT_4,
     HELD_OUT_5,
     HELD_OUT_6,
+    HELD_OUT_7,
     ORDINARY,
+    TASKS,
     TUNING,
 )
 
@@ -36,7 +39,16 @@ def _carried(text: str) -> bool:
 
 TUNED = [
     (kind, text)
-    for half in (TUNING, HELD_OUT, HELD_OUT_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5, HELD_OUT_6)
+    for half in (
+        TUNING,
+        HELD_OUT,
+        HELD_OUT_2,
+        HELD_OUT_3,
+        HELD_OUT_4,
+        HELD_OUT_5,
+        HELD_OUT_6,
+        HELD_OUT_7,
+    )
     for kind, texts in half.items()
     for text in texts
 ]
@@ -50,6 +62,24 @@ def test_each_class_of_phrasing_is_found(kind: str, text: str) -> None:
 @pytest.mark.parametrize("text", ORDINARY)
 def test_what_people_say_in_passing_is_not_carried(text: str) -> None:
     assert not _carried(text)
+
+
+@pytest.mark.parametrize("text", TASKS)
+def test_a_task_for_one_turn_is_not_carried_even_when_it_names_a_form(text: str) -> None:
+    # "Write a short poem about the sea" names a length and is no rule for later turns
+    assert not _carried(text)
+
+
+def test_the_weights_are_what_the_training_script_writes_from_the_examples() -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+    import train_standing
+
+    from hermes_core.standing.learned import WEIGHTS
+
+    written = json.loads(WEIGHTS.read_text(encoding="utf-8"))
+    assert train_standing.train(train_standing.examples()) == written, (
+        "run python tools/train_standing.py"
+    )
 
 
 def test_under_one_in_a_hundred_ordinary_turns_is_carried() -> None:

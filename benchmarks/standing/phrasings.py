@@ -31,6 +31,8 @@ must carry verbatim (the rest of the turn is talk).
 from __future__ import annotations
 
 __all__ = [
+    "FIRST_NOT_RULES",
+    "FIRST_RULES",
     "HELD_OUT",
     "HELD_OUT_2",
     "HELD_OUT_3",
@@ -47,6 +49,57 @@ __all__ = [
     "rule_of",
 ]
 
+#: The detector's first examples (``tests/test_standing.py``), tuned on. Rules for the rest
+#: of a session, stated every way we could think of: with a cue in time,
+#: by frequency, by condition, and by form alone (a directive about every answer).
+FIRST_RULES: list[str] = [
+    "From now on, show me the draft before sending anything.",
+    "For the rest of this session, reply in bullet points only.",
+    "Going forward, keep code comments in English.",
+    "Until I say otherwise, answer in French.",
+    "Can you answer in Spanish from now on?",
+    "In all your future replies, skip the small talk.",
+    "By default, give me Python unless I ask for another language.",
+    "Never write my phone number into a file.",
+    "Always use metric units.",
+    "Don't ever use emojis in your replies.",
+    "Always ask me before you run a command that deletes files.",
+    "Reply in bullet points only.",
+    "Please keep your answers under 100 words.",
+    "Call me Sam.",
+    "Don't use emojis in your replies.",
+    "Make sure you cite your sources.",
+    "Please be concise.",
+    "I'd like you to ask me before you run any command that deletes files.",
+    "When you summarize anything, put the key number first.",
+    "If I ask for code, give me Python unless I say otherwise.",
+    "Before you send any email, show me the draft.",
+    "I prefer you use British spelling.",
+    "No more jokes, please.",
+    "Remember to double-check the numbers before you give me a total.",
+    "Whenever you write SQL, use uppercase keywords.",
+]
+#: Tasks for this turn, questions and talk: none of them is a rule.
+FIRST_NOT_RULES: list[str] = [
+    "Write a function that parses this CSV file.",
+    "What's the capital of France?",
+    "Use the staging database for this query.",
+    "Thanks! That helps a lot.",
+    "I always go hiking on weekends with my sisters.",
+    "My sister never liked the beach.",
+    "Never give up on your dreams!",
+    "Send me the pictures of all the dogs!",
+    "Tell me everything about your trip!",
+    "When I went to Paris, I saw the tower.",
+    "If you want, we can meet at 5.",
+    "I promised to be more careful in the future.",
+    "What's pushing you to keep going forward with it?",
+    "Whenever I hear this song, I think of home.",
+    "Don't forget the details!",
+    "I'll never forget the day my son took his first steps.",
+    "Fix the failing test in this file, please.",
+    "Can you summarise the following paragraph?",
+]
 TUNING: dict[str, list[str]] = {
     "form": [
         "Keep answers under 100 words.",

@@ -34,6 +34,7 @@ from typing import Literal
 
 from hermes_core.standing.facts import states_a_governing_fact
 from hermes_core.standing.languages import foreign_rule
+from hermes_core.standing.learned import likelihood
 
 __all__ = ["MAX_RULE_CHARS", "MAX_SENTENCE", "Directive", "find_directives", "sentences"]
 
@@ -360,19 +361,38 @@ def _prohibited(sentence: str) -> bool:
     return _THIS_TURN.search(sentence) is None
 
 
+#: A sentence the learned scorer rates at least this likely is a rule, whatever its cues.
+LEARNED_RULE = 0.9
+#: A sentence found by one weak cue alone (a form named in a directive, a verbless line) is
+#: a rule only when the learned scorer rates it at least this likely: "Write a short poem
+#: about the sea" names a form and is a task.
+LEARNED_WEAK_CUE = 0.5
+
+
 def score(sentence: str) -> int:
     """How many cues make ``sentence`` a standing instruction (0: none, or a task): a rule
     in English by its cues, a prohibition, a fact about the user that governs later
     answers (:mod:`.facts`), a rule in another language (:mod:`.languages`), or a rule in
-    a clause after the first ("I live in Sydney, so give times in AEST")."""
+    a clause after the first ("I live in Sydney, so give times in AEST"). A sentence with
+    one weak cue is weighed by :mod:`.learned` too, and one with none that it rates as a
+    rule is one."""
+    likely = likelihood(sentence)
     english = _english(sentence)
-    if english:
+    if english > 1 or (english == 1 and likely >= LEARNED_WEAK_CUE):
         return english
+    found = _cued(sentence, likely)
+    if found:
+        return found
+    return 1 if likely >= LEARNED_RULE else 0
+
+
+def _cued(sentence: str, likely: float) -> int:
+    """The cues of ``sentence`` past the English ones of :func:`_english`."""
     if _prohibited(sentence) or _leaves_out(sentence) or states_a_governing_fact(sentence):
         return 2
     if _BAN_ON_ANYTHING.search(sentence) and not sentence.rstrip().endswith("?"):
         return 2
-    if _elliptical(sentence) and _THIS_TURN.search(sentence) is None:
+    if likely >= LEARNED_WEAK_CUE and _elliptical(sentence) and not _THIS_TURN.search(sentence):
         return 1
     foreign = foreign_rule(sentence)
     if foreign:
