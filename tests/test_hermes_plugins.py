@@ -183,6 +183,13 @@ def test_an_object_that_does_not_inherit_from_hermes_engine_class_is_rejected(
     assert (event["plugin"], event["registered"]) == ("mimic", "Mimic")
     with ContextHost(registry, env={"HERMES_HOME": str(home)}) as host:
         assert host.engine_name == "compressor"  # what Hermes runs then too
+    # Hermes' engine-folder loader takes what register(ctx) hands it (hermes-context-tuner
+    # registers such an object): so does ours
+    folder = home / "plugins" / "context_engine" / "mimic"
+    shutil.copytree(mimic, folder)
+    (home / "config.yaml").write_text("context:\n  engine: mimic\n", encoding="utf-8")
+    with ContextHost.from_config(home / "config.yaml", env={"HERMES_HOME": str(home)}) as host:
+        assert host.engine_name == "mimic" and host.status()["engine_fallback"] is None
 
 
 def test_an_enabled_hermes_plugin_without_an_engine_is_not_loaded_nor_called_missing(

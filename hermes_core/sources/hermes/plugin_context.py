@@ -35,9 +35,12 @@ def _is_an_engine(engine: Any) -> bool:
 class HermesPluginContext:
     """The ``ctx`` of one run of a Hermes plugin's ``register``."""
 
-    def __init__(self, plugin: str, manifest: Any = None) -> None:
+    def __init__(self, plugin: str, manifest: Any = None, *, checks_type: bool = True) -> None:
         self.plugin = plugin
         self.manifest = manifest
+        #: Whether a registered engine must inherit from a context engine class: Hermes'
+        #: general plugins are held to it, its engine folders' loader takes what it is given.
+        self.checks_type = checks_type
         #: The context engines registered in this run, in order (Hermes keeps the first).
         self.engines: list[Any] = []
         #: What was registered as an engine and is none (its type's name), ignored as
@@ -57,21 +60,21 @@ class HermesPluginContext:
         return "default"
 
     def register_context_engine(self, engine: Any) -> None:
-        """Keep ``engine``; like Hermes Agent, one that does not inherit from Hermes'
-        ``agent.context_engine.ContextEngine`` (or hermes-context's) is ignored, and so is a
-        second one, each with a warning."""
-        if not _is_an_engine(engine):
-            logger.warning(
-                "hermes_plugin.not_an_engine", plugin=self.plugin, registered=type(engine).__name__
-            )
-            self.rejected.append(type(engine).__name__)
-            return
+        """Keep ``engine``; like Hermes Agent, a second one is ignored, and (where
+        :attr:`checks_type`) one that does not inherit from Hermes'
+        ``agent.context_engine.ContextEngine`` (or hermes-context's), each with a warning."""
         if self.engines:
             logger.warning(
                 "hermes_plugin.second_engine_ignored",
                 plugin=self.plugin,
                 kept=str(getattr(self.engines[0], "name", "?")),
             )
+            return
+        if self.checks_type and not _is_an_engine(engine):
+            logger.warning(
+                "hermes_plugin.not_an_engine", plugin=self.plugin, registered=type(engine).__name__
+            )
+            self.rejected.append(type(engine).__name__)
             return
         self.engines.append(engine)
 
