@@ -6,8 +6,8 @@ tenth of the turns) and half in the middle, each a user message answered "Noted.
 The sets (``--set``): ``ours`` (eight set in time, eight by their form alone), and
 the halves of ``phrasings.py`` by class of phrasing (form, facts about the user,
 prohibitions, conditions, a rule inside a long turn, other languages): ``tuning``,
-``tuned-2`` to ``tuned-6`` (held-out halves since tuned on) and ``held-out`` (its
-seventh half, ``HELD_OUT_7``), 15 each, one per subject (two on the
+``tuned-2`` to ``tuned-7`` (held-out halves since tuned on) and ``held-out`` (its
+eighth half, ``HELD_OUT_8``, never trained or tuned on), 15 each, one per subject (two on the
 same subject would rightly end one another). Each
 engine replays the conversation at B = 4,000, 8,000 and 16,000 tokens; then later
 requests are built: ten of the conversation's own questions (unrelated to the
@@ -40,6 +40,7 @@ from standing.phrasings import (
     HELD_OUT_5,
     HELD_OUT_6,
     HELD_OUT_7,
+    HELD_OUT_8,
     TUNING,
     rule_of,
 )
@@ -101,7 +102,8 @@ SETS = {
     "tuned-4": of_classes(HELD_OUT_4),
     "tuned-5": of_classes(HELD_OUT_5),
     "tuned-6": of_classes(HELD_OUT_6),
-    "held-out": of_classes(HELD_OUT_7),
+    "tuned-7": of_classes(HELD_OUT_7),
+    "held-out": of_classes(HELD_OUT_8),
 }
 
 
