@@ -187,9 +187,11 @@ def recall(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def standing(session: nox.Session) -> None:
-    """Standing instructions in every later request: our own instructions put into the
-    development conversations, each engine at B = 4,000 / 8,000 / 16,000."""
+    """Standing instructions: which sentences the detector finds, half by half (trained on
+    and kept apart), then whether they are in every later request: our own instructions
+    put into the development conversations, each engine at B = 4,000 / 8,000 / 16,000."""
     session.install("-e", ".", "-e", "./hermes_lcm_example")
+    session.run("python", str(ROOT / "benchmarks" / "standing" / "detection.py"))
     session.run("python", str(ROOT / "benchmarks" / "standing" / "run.py"), *session.posargs)
 
 

@@ -24,6 +24,7 @@ from standing.phrasings import (
     HELD_OUT_6,
     HELD_OUT_7,
     ORDINARY,
+    POLITE_TASKS,
     TASKS,
     TUNING,
 )
@@ -67,6 +68,12 @@ def test_what_people_say_in_passing_is_not_carried(text: str) -> None:
 @pytest.mark.parametrize("text", TASKS)
 def test_a_task_for_one_turn_is_not_carried_even_when_it_names_a_form(text: str) -> None:
     # "Write a short poem about the sea" names a length and is no rule for later turns
+    assert not _carried(text)
+
+
+@pytest.mark.parametrize("text", POLITE_TASKS)
+def test_a_polite_request_for_one_turn_is_not_carried(text: str) -> None:
+    # "please" marks many rules, and many more errands: "Please water plant 3 today."
     assert not _carried(text)
 
 

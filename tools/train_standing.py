@@ -1,10 +1,11 @@
 """Train the scorer of :mod:`hermes_core.standing.learned` and write its weights.
 
 Rules: every half of ``benchmarks/standing/phrasings.py`` tuned on (``FIRST_RULES``,
-``TUNING`` to ``HELD_OUT_7``); no rules: ``ORDINARY``, ``FIRST_NOT_RULES``, ``TASKS`` and
-the sentences of two of the
-three development conversations of LoCoMo (26 and 30; 49 is kept apart to measure on,
-with ``HELD_OUT_8`` and ``TASKS_2``, which nothing here reads). A logistic regression by
+``TUNING`` to ``HELD_OUT_7``); no rules: ``ORDINARY``, ``FIRST_NOT_RULES``, ``TASKS``,
+``POLITE_TASKS`` and the sentences of two of the three development conversations of
+LoCoMo (26 and 30; 49 is kept apart to measure on, with ``HELD_OUT_8``, ``TASKS_2`` and
+``POLITE_TASKS_2``, which nothing here reads; ``benchmarks/standing/detection.py``
+reports both). A logistic regression by
 stochastic gradient, rules weighted up to balance the classes, a fixed seed: the same
 examples give the same file.
 
@@ -49,7 +50,13 @@ def examples() -> list[tuple[set[str], int]]:
         for message in load(LOCOMO / f"{name}.json").messages[1:]
         for sentence in sentences(message["content"])
     ]
-    none = [*phrasings.ORDINARY, *phrasings.FIRST_NOT_RULES, *phrasings.TASKS, *talk]
+    none = [
+        *phrasings.ORDINARY,
+        *phrasings.FIRST_NOT_RULES,
+        *phrasings.TASKS,
+        *phrasings.POLITE_TASKS,
+        *talk,
+    ]
     return [(features(s), 1) for s in rules] + [(features(s), 0) for s in none]
 
 

@@ -42,6 +42,8 @@ __all__ = [
     "HELD_OUT_7",
     "HELD_OUT_8",
     "ORDINARY",
+    "POLITE_TASKS",
+    "POLITE_TASKS_2",
     "RULE_IN",
     "TASKS",
     "TASKS_2",
@@ -563,6 +565,76 @@ TASKS_2: list[str] = [
     "Always the same error, can you look at the log?",
 ]
 
+#: Polite one-off requests: "please" (or "kindly", "could you") over a thing of this turn,
+#: a numbered item, a named person, a time. The learned scorer trains on them: before
+#: them it took "please" for a rule's mark (0.96 for "Please water plant 3 today.").
+POLITE_TASKS: list[str] = [
+    "Please water plant 3 today.",
+    "Please review the pull request.",
+    "Please send the invoice to Carla.",
+    "Please check the logs for errors.",
+    "Please look at ticket 42.",
+    "Please book the meeting room for Monday.",
+    "Please summarise the meeting notes.",
+    "Please restart the server.",
+    "Please close issue 17.",
+    "Please call the plumber this afternoon.",
+    "Please print three copies of the agenda.",
+    "Please move the call to four o'clock.",
+    "Please update the spreadsheet with the new prices.",
+    "Please find the receipt from last week.",
+    "Please pick up the dry cleaning tomorrow.",
+    "Kindly forward the contract to legal.",
+    "Kindly confirm the delivery address.",
+    "Could you please rename the folder?",
+    "Can you please resend the link?",
+    "Would you please proofread my essay?",
+    "Send me the slides, please.",
+    "Cancel my two o'clock, please.",
+    "Order a pizza for the team, please.",
+    "Turn off the lights in room 5, please.",
+    "Merge branch 12 into main, please.",
+    "Step 2: please run the installer.",
+    "Task 7: please tidy the inbox.",
+    "Day 3: please feed the fish.",
+    "Please feed the cat at six.",
+    "Please charge my phone.",
+    "Please text Jamie that I'm on my way.",
+    "Please archive the old emails.",
+    "Please translate page 4.",
+    "Please count the chairs in hall B.",
+    "Please schedule a call with Dr. Okafor.",
+    "Please approve request 318.",
+    "Please water the tomatoes tonight.",
+    "Please add milk to the shopping list.",
+    "Please email the photos to grandma.",
+    "Please test version 2 of the app.",
+]
+
+#: Polite one-off requests kept apart: nothing trains or tunes on them.
+POLITE_TASKS_2: list[str] = [
+    "Please walk the dog at noon.",
+    "Please file expense report 9.",
+    "Please rebook my flight to Tuesday.",
+    "Please fix bug 204 before the release.",
+    "Kindly pay the electricity bill.",
+    "Could you please refill the printer?",
+    "Please take the bins out tonight.",
+    "Please ping Sam about the budget.",
+    "Vacuum the living room, please.",
+    "Please grade quiz 6.",
+    "Please back up the photos now.",
+    "Please reserve seats 14 and 15.",
+    "Please deploy build 77 to staging.",
+    "Please lock the front door.",
+    "Please ask Priya for the keys.",
+    "Chapter 8: please check the footnotes.",
+    "Please renew my library books.",
+    "Please defrost the chicken for dinner.",
+    "Would you kindly sign form 3?",
+    "Please clean up the test data.",
+]
+
 ORDINARY: list[str] = [
     "Yesterday I went hiking with my brother.",
     "Can you help me plan a trip to Lisbon?",
@@ -582,7 +654,7 @@ ORDINARY: list[str] = [
 ]
 
 #: What an agent is asked for one turn: tasks and questions that set no rule. The learned
-#: scorer trains on half of them (``TASKS[::2]``) and is measured on the other half.
+#: scorer trains on them; ``TASKS_2`` is the half it is measured on.
 TASKS: list[str] = [
     "Write a short poem about the sea.",
     "Fix the failing test in the parser.",
