@@ -36,7 +36,12 @@ def no_leftover_modules() -> Iterator[None]:
     before = set(sys.modules)
     yield
     for name in set(sys.modules) - before:
-        if name.split(".")[0] in ("agent", "hermes_cli", "hermes_context_plugins"):
+        if name.split(".")[0] in (
+            "agent",
+            "hermes_cli",
+            "hermes_context_plugins",
+            "hermes_plugins",
+        ):
             del sys.modules[name]
 
 
