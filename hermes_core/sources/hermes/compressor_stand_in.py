@@ -22,12 +22,13 @@ never a stand-in that silently does less.
 from __future__ import annotations
 
 import importlib.metadata
+import sys
 from typing import Any
 
 from hermes_core.sources.hermes.attributes import ENGINE_ATTRIBUTES, forwarding
 from hermes_core.sources.hermes.hermes_abc import HermesContextEngine
 
-__all__ = ["COVERED", "ContextCompressor", "hermes_threshold"]
+__all__ = ["COVERED", "ContextCompressor", "hermes_threshold", "summary_prefix"]
 
 #: Hermes' compressor triggers at no less than 75% of a window under 512,000 tokens, never
 #: below 64,000 tokens, and at 85% of a window that floor would fill (its
@@ -98,6 +99,13 @@ def _compressor_class() -> Any:
         "hermes-context's compressor is not installed (entry point 'compressor' in group "
         "hermes.context_engines): reinstall hermes-context"
     )
+
+
+def summary_prefix() -> str:
+    """How the summaries of the compressor behind the stand-in begin (its module's
+    ``SUMMARY_PREFIX``): what a plugin compares with Hermes' ``SUMMARY_PREFIX``."""
+    module = sys.modules[_compressor_class().__module__]
+    return str(getattr(module, "SUMMARY_PREFIX", ""))
 
 
 def _method(name: str) -> Any:

@@ -28,6 +28,7 @@ import importlib.abc
 import importlib.machinery
 import importlib.metadata
 import importlib.util
+import logging
 import sys
 import threading
 import weakref
@@ -40,7 +41,8 @@ from typing import Any
 
 from hermes_core.config.home import hermes_home
 from hermes_core.llm import LLM, AuxiliaryLLMConfig
-from hermes_core.sources.hermes.compressor_stand_in import ContextCompressor
+from hermes_core.sources.hermes import compressor_helpers as helpers
+from hermes_core.sources.hermes.compressor_stand_in import ContextCompressor, summary_prefix
 from hermes_core.sources.hermes.estimates import (
     CHARS_PER_TOKEN,
     MINIMUM_CONTEXT_LENGTH,
@@ -53,6 +55,7 @@ from hermes_core.sources.hermes.hermes_abc import (
     automatic_compaction_status_message,
     sanitize_memory_context,
 )
+from hermes_core.sources.hermes.hermes_names import HERMES_ONLY
 
 __all__ = [
     "bind_owner",
@@ -62,6 +65,7 @@ __all__ = [
     "hermes_installed",
     "install",
     "release_owner",
+    "stand_in_attributes",
 ]
 
 #: Attribute set on every module object installed here.
@@ -279,6 +283,8 @@ _STAND_INS: dict[str, tuple[bool, dict[str, Any]]] = {
             "MEMORY_CONTEXT_MAX_CHARS": MEMORY_CONTEXT_MAX_CHARS,
             "sanitize_memory_context": sanitize_memory_context,
             "automatic_compaction_status_message": automatic_compaction_status_message,
+            "redact_sensitive_text": helpers.redact_sensitive_text,
+            "elide_middle": helpers.elide_middle,
         },
     ),
     "agent.context_compressor": (
@@ -294,13 +300,42 @@ _STAND_INS: dict[str, tuple[bool, dict[str, Any]]] = {
             "MINIMUM_CONTEXT_LENGTH": MINIMUM_CONTEXT_LENGTH,
             "CHARS_PER_TOKEN": CHARS_PER_TOKEN,
             "LEGACY_SUMMARY_PREFIX": "[CONTEXT SUMMARY]:",
-            "COMPRESSED_SUMMARY_METADATA_KEY": "_compressed_summary",
+            "COMPRESSED_SUMMARY_METADATA_KEY": helpers.COMPRESSED_SUMMARY_METADATA_KEY,
+            "COMPRESSED_SUMMARY_HAS_USER_TURN_KEY": "_compressed_summary_has_user_turn",
+            "MICRO_COMPACT_MARKER_KEY": "_micro_compact_marker",
+            "MODEL_ONLY_DISPLAY_METADATA_KEY": "model_only",
+            "PROACTIVE_PRUNE_REARM_MODEL_CONFIG_KEY": "_proactive_prune_rearm_tokens",
+            "SUMMARY_CARRIER_DURABLE_DISPLAY_METADATA_KEYS": ("reactions",),
+            "SKILL_PRUNED_MARKER_PREFIX": "[SKILL_PRUNED:",
+            "HISTORICAL_TASK_HEADING": "## Historical Task Snapshot",
+            "HISTORICAL_IN_PROGRESS_HEADING": "## Historical In-Progress State",
+            "HISTORICAL_PENDING_ASKS_HEADING": "## Historical Pending User Asks",
+            "HISTORICAL_REMAINING_WORK_HEADING": "## Historical Remaining Work",
+            "LEAN_TAIL_FLOOR_TOKENS": 10_000,
+            "LEAN_TAIL_CAP_TOKENS": 25_000,
+            "TAIL_MAX_CONTEXT_FRACTION": 0.20,
+            "logger": logging.getLogger("agent.context_compressor"),
+            "redact_sensitive_text": helpers.redact_sensitive_text,
+            "elide": helpers.elide,
+            "elide_middle": helpers.elide_middle,
+            "ELISION_MARKER_MAX_LEN": helpers.ELISION_MARKER_MAX_LEN,
+            "is_compaction_summary_message": helpers.is_compaction_summary_message,
+            "resolve_model_threshold": helpers.resolve_model_threshold,
+            "pin_summary_route": helpers.pin_summary_route,
+            "take_pinned_summary_route": helpers.take_pinned_summary_route,
+            "take_deterministic_summary_pin": helpers.take_deterministic_summary_pin,
+            "DETERMINISTIC_SUMMARY_ROUTE": helpers.DETERMINISTIC_SUMMARY_ROUTE,
         },
     ),
     "agent.auxiliary_client": (False, {"call_llm": call_llm}),
     "hermes_cli": (True, {}),
     "hermes_cli.config": (False, {"get_hermes_home": get_hermes_home}),
 }
+
+
+def stand_in_attributes(module: str) -> dict[str, Any]:
+    """What the stand-in for ``module`` holds (names served when asked for excepted)."""
+    return dict(_STAND_INS[module][1])
 
 
 class _StandIns(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -331,11 +366,35 @@ class _StandIns(importlib.abc.MetaPathFinder, importlib.abc.Loader):
             setattr(module, SHIM_MARKER, True)
             for key, value in attributes.items():
                 setattr(module, key, value)
+            module.__getattr__ = _past_the_stand_in(spec.name)  # type: ignore[method-assign]
             self._made[spec.name] = module
         return module
 
     def exec_module(self, module: ModuleType) -> None:
         """Nothing to run: the module was made whole."""
+
+
+#: Names a stand-in serves only when asked for: their value is read at that moment.
+_LATER: dict[str, dict[str, Any]] = {"agent.context_compressor": {"SUMMARY_PREFIX": summary_prefix}}
+
+
+def _past_the_stand_in(module: str) -> Any:
+    """The module ``__getattr__`` of a stand-in: a name read when first asked for, or an
+    AttributeError (an ImportError to ``from ... import``) saying that only Hermes Agent
+    serves it, and why."""
+
+    def missing(name: str) -> Any:
+        later = _LATER.get(module, {}).get(name)
+        if later is not None:
+            return later()
+        why = HERMES_ONLY.get(module, {}).get(name)
+        reason = f" ({why})" if why else ""
+        raise AttributeError(
+            f"{module}.{name} is Hermes Agent's own{reason}; hermes-context's stand-in does not "
+            "serve it: pip install hermes-agent to run this plugin"
+        )
+
+    return missing
 
 
 _finder = _StandIns()
