@@ -38,6 +38,29 @@ class Recording(ContextEngine):
         return [m for m in messages if m["role"] in ("system", "user")][-2:]
 
 
+class Preflight(Recording):
+    """Never at its threshold; below it, its preflight asks for one pass as soon as the
+    conversation holds ``after`` messages, and never again (as Hermes 0.22 lets an engine
+    do maintenance below the threshold)."""
+
+    after = 6
+
+    @property
+    def name(self) -> str:
+        return "preflight"
+
+    def should_compress(self, prompt_tokens: int | None = None) -> bool:
+        return False
+
+    def should_compress_preflight(self, messages: Any) -> bool:
+        self._record("should_compress_preflight", len(messages))
+        return len(messages) >= self.after and not self.calls_to("compress")
+
+    def compress(self, messages: Any, current_tokens: Any = None, focus_topic: Any = None) -> Any:
+        self._record("compress", messages, current_tokens=current_tokens, focus_topic=focus_topic)
+        return list(messages)
+
+
 class Selecting(Recording):
     """Overrides select_context and on_turn_complete; what it returns is set per test."""
 

@@ -17,7 +17,7 @@ from pydantic import SecretStr
 from hermes_core import ContextHost
 from hermes_core.integrations.langchain import ContextEngineMiddleware
 from hermes_core.testing import EventCapture, FakeOpenAI, host_for
-from tests.host_engines import Recording, Selecting
+from tests.host_engines import Preflight, Recording, Selecting
 from tests.integrations.conftest import load_example
 
 WINDOW = 8_000
@@ -176,3 +176,17 @@ def test_a_compaction_that_drops_the_message_being_answered_is_skipped(
     assert isinstance(state["messages"][-1], AIMessage)
     assert len(openai_server.agent_requests()) == 6
     assert logs.named("context_engine.compaction_dropped_current")
+
+
+def test_below_the_threshold_the_engines_preflight_gets_its_one_pass(
+    openai_server: FakeOpenAI,
+) -> None:
+    # Hermes 0.22 asks should_compress_preflight every turn below the threshold, and runs
+    # exactly one pass on yes: so does the middleware
+    host = host_for(Preflight)
+    agent, _ = example.build_agent(openai_server.url, host, WINDOW)
+    example.converse(agent, 5)
+    engine = host.engine
+    assert engine.calls_to("should_compress_preflight")  # type: ignore[attr-defined]
+    assert len(engine.calls_to("compress")) == 1  # type: ignore[attr-defined]
+    assert host.status()["passes"] == 1

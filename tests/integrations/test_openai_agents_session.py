@@ -15,7 +15,8 @@ from agents import Agent, Runner
 
 from hermes_core import ContextHost
 from hermes_core.integrations.openai_agents import ContextEngineSession
-from hermes_core.testing import FakeOpenAI
+from hermes_core.testing import FakeOpenAI, host_for
+from tests.host_engines import Preflight
 from tests.integrations.conftest import load_example
 
 WINDOW = 8_000
@@ -169,3 +170,17 @@ def test_an_agent_without_the_session_can_use_the_filter_alone(
     (request,) = openai_server.agent_requests()
     assert request["prompt_tokens"] < 4_000 < len(json.dumps(history)) // 4
     assert "ZEBRA-4471" in request["text"]
+
+
+def test_below_the_threshold_the_engines_preflight_gets_its_one_pass(
+    openai_server: FakeOpenAI,
+) -> None:
+    # Hermes 0.22 asks should_compress_preflight every turn below the threshold, and runs
+    # exactly one pass on yes: so does the session
+    host = host_for(Preflight)
+    agent, session = example.build_agent(openai_server.url, host, WINDOW)
+    asyncio.run(example.converse(agent, session, 5))
+    engine = host.engine
+    assert engine.calls_to("should_compress_preflight")  # type: ignore[attr-defined]
+    assert len(engine.calls_to("compress")) == 1  # type: ignore[attr-defined]
+    assert host.status()["passes"] == 1

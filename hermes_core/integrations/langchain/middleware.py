@@ -32,6 +32,7 @@ from langchain_core.messages import AIMessage, AnyMessage, RemoveMessage, System
 from langgraph.graph.message import REMOVE_ALL_MESSAGES
 
 from hermes_core.host import ContextHost
+from hermes_core.integrations.due import pass_due
 from hermes_core.integrations.langchain.messages import MessageMap, to_openai
 from hermes_core.integrations.langchain.tools import engine_tools
 from hermes_core.integrations.langchain.window import model_window
@@ -150,10 +151,17 @@ class ContextEngineMiddleware(AgentMiddleware):
         if self._model is None or not messages:
             return None  # no window known before the first call: nothing to compact yet
         tokens, reply = self._tokens(messages, thread)
-        if not self.host.should_compress(tokens):
-            return None
         converted = MessageMap()
-        plain = converted.to_openai(messages)
+        plain: list[dict[str, Any]] = []
+
+        def conversation() -> list[dict[str, Any]]:  # converted once, when first needed
+            if not plain:
+                plain.extend(converted.to_openai(messages))
+            return plain
+
+        if not pass_due(self.host, tokens, conversation):
+            return None
+        conversation()
         compacted = self.host.compress(plain, current_tokens=tokens, session_id=session)
         if compacted is plain:
             return None

@@ -10,6 +10,7 @@ from agents.items import ModelResponse, TResponseInputItem
 from agents.memory import Session, SessionABC
 
 from hermes_core.host import ContextHost
+from hermes_core.integrations.due import pass_due
 from hermes_core.integrations.openai_agents.input_filter import ContextEngineInputFilter
 from hermes_core.integrations.openai_agents.items import ItemMap
 from hermes_core.integrations.openai_agents.replacing import start_replacing
@@ -156,7 +157,7 @@ class ContextEngineSession(SessionABC):
         elif not self.input_filter.assembled:  # the request was the history: measured
             tokens = usage["prompt_tokens"] + usage["completion_tokens"]
         self.host.turn_complete(messages, usage, session_id=self.session_id)
-        if not self.host.should_compress(tokens):
+        if not pass_due(self.host, tokens, lambda: messages):
             return None
         compacted = self.host.compress(messages, current_tokens=tokens, session_id=self.session_id)
         if compacted is messages:
