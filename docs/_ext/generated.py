@@ -10,7 +10,9 @@ raw file reads as the site does:
   and by what command those figures were measured;
 - ``<!-- config-rules: package.module:NAME -->`` ... ``<!-- /config-rules -->``:
   a section per configuration key of ``NAME``; ``config-table`` a table of them;
-- ``<!-- engine-hooks -->`` ... ``<!-- /engine-hooks -->``: the table of hooks.
+- ``<!-- engine-hooks -->`` ... ``<!-- /engine-hooks -->``: the table of hooks;
+- ``<!-- hermes-contract -->`` ... ``<!-- /hermes-contract -->``: Hermes 0.22's contract
+  against our adapter and host, from ``docs/figures/hermes_contract.json``.
 
 ``python docs/_ext/generated.py`` writes every page's parts anew (a benchmark run
 with ``--write-figures`` does it too); ``--check`` only says which pages are out
@@ -31,6 +33,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import config_reference  # a sibling, found through the line above
+import contract_table
 import figure_quotes
 import hook_table
 
@@ -42,7 +45,9 @@ PART = re.compile(
     re.DOTALL,
 )
 #: An opening comment of a known kind, paired or not (a lone one is a mistake).
-OPENING = re.compile(r"<!-- (figure|measured|config-rules|config-table|engine-hooks)\b[^>]*-->")
+OPENING = re.compile(
+    r"<!-- (figure|measured|config-rules|config-table|engine-hooks|hermes-contract)\b[^>]*-->"
+)
 #: What a reader outside the site would see raw: a template call the build used to expand.
 PLACEHOLDER = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.DOTALL)
 
@@ -67,9 +72,10 @@ KINDS: dict[str, Callable[[str, str], str]] = {
     "config-rules": lambda arg, page: config_reference.render(config_reference.rules_at(arg)),
     "config-table": lambda arg, page: config_reference.table(config_reference.rules_at(arg)),
     "engine-hooks": lambda arg, page: hook_table.render(),
+    "hermes-contract": lambda arg, page: contract_table.render(),
 }
 #: Kinds whose text is always a block of its own lines.
-BLOCKS = {"config-rules", "config-table", "engine-hooks"}
+BLOCKS = {"config-rules", "config-table", "engine-hooks", "hermes-contract"}
 
 
 def body(kind: str, arg: str, page: str) -> str:
