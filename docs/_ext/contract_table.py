@@ -1,5 +1,5 @@
 """docs/hermes-agent.md's table of Hermes Agent 0.22's contract, written from
-``docs/figures/hermes_contract.json``.
+``docs/probes/hermes_contract.json``.
 
 That file is what ``tests/e2e/test_hermes_contract.py`` found when it tried each item of
 the contract inside Hermes 0.19.0 and 0.22.2 (our adapter) and on our host (a Hermes
@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-SOURCE = Path(__file__).resolve().parents[1] / "figures" / "hermes_contract.json"
+SOURCE = Path(__file__).resolve().parents[1] / "probes" / "hermes_contract.json"
 #: Items that are what Hermes does, not a name an engine has.
 _BEHAVIOURS = {"pooled_threads", "attempt_claim", "persisted_output"}
 

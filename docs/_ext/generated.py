@@ -12,7 +12,7 @@ raw file reads as the site does:
   a section per configuration key of ``NAME``; ``config-table`` a table of them;
 - ``<!-- engine-hooks -->`` ... ``<!-- /engine-hooks -->``: the table of hooks;
 - ``<!-- hermes-contract -->`` ... ``<!-- /hermes-contract -->``: Hermes 0.22's contract
-  against our adapter and host, from ``docs/figures/hermes_contract.json``.
+  against our adapter and host, from ``docs/probes/hermes_contract.json``.
 
 ``python docs/_ext/generated.py`` writes every page's parts anew (a benchmark run
 with ``--write-figures`` does it too); ``--check`` only says which pages are out

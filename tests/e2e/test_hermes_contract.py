@@ -2,7 +2,7 @@
 (ours inside Hermes, on 0.19.0 and 0.22.2) and our host (a Hermes plugin's engine run by
 ``ContextHost``, with 0.22.2 installed) do with it. ``contract_probe.py`` tries each item
 inside each Hermes venv; the results, with what each item is and why a "no" is one, are
-``docs/figures/hermes_contract.json``, which docs/hermes-agent.md's table is written
+``docs/probes/hermes_contract.json``, which docs/hermes-agent.md's table is written
 from. The test fails when the probes and the file differ (``HERMES_WRITE_CONTRACT=1``
 writes the file anew) and when a "no" has no reason."""
 
@@ -20,7 +20,7 @@ from tests.e2e.environments import ROOT, environment, last_json, run
 pytestmark = pytest.mark.e2e
 
 PROBE = Path(__file__).with_name("contract_probe.py")
-TABLE = ROOT / "docs" / "figures" / "hermes_contract.json"
+TABLE = ROOT / "docs" / "probes" / "hermes_contract.json"
 
 #: Each item of 0.22's contract: what Hermes 0.22 does with it.
 ITEMS: dict[str, str] = {
@@ -118,7 +118,7 @@ def test_the_docs_table_is_what_the_probes_found(table: dict[str, Any]) -> None:
     if os.environ.get("HERMES_WRITE_CONTRACT") == "1":
         TABLE.write_text(written, encoding="utf-8")
     assert TABLE.read_text(encoding="utf-8") == written, (
-        "the probes differ from docs/figures/hermes_contract.json: run "
+        "the probes differ from docs/probes/hermes_contract.json: run "
         "HERMES_WRITE_CONTRACT=1 python -m pytest -m e2e tests/e2e/test_hermes_contract.py, "
         "then python docs/_ext/generated.py"
     )
