@@ -6,7 +6,7 @@ separates an assistant ``tool_calls`` message from its ``tool`` results.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,6 +55,7 @@ def find_boundaries(
     tail_budget: int,
     summary_prefix: str,
     most_tail_messages: int | None = None,
+    tail_start: Callable[[Sequence[Any], int], int] | None = None,
 ) -> Boundaries:
     """Head: system prompt plus ``protect_first_n``; tail: budgeted, with the guarantees below.
 
@@ -66,7 +67,8 @@ def find_boundaries(
     assistant reply with text, and never starts on a tool result. With
     ``most_tail_messages`` the budgeted tail is first cut to that many messages
     (the guarantees still apply): a manual pass over a conversation that fits the
-    budget whole.
+    budget whole. ``tail_start(messages, head)``, when given, says where the tail
+    starts instead of the budget (the guarantees still apply).
     """
     count = len(messages)
     head = 0
@@ -78,13 +80,15 @@ def find_boundaries(
 
     tail = count
     used = 0
-    while tail > head:
+    while tail_start is None and tail > head:
         cost = tokens[tail - 1]
         protected = count - tail < settings.protect_last_n
         if used + cost > (2 * tail_budget if protected else tail_budget):
             break  # on a small window the budget wins, so a pass always frees room
         used += cost
         tail -= 1
+    if tail_start is not None:
+        tail = max(head, min(count, tail_start(messages, head)))
     if most_tail_messages is not None:
         tail = max(tail, count - most_tail_messages, head)
 

@@ -9,7 +9,7 @@ deterministically otherwise), and put head, summary and tail back together.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -63,6 +63,10 @@ class CompressorEngine(ContextEngine):
     """
 
     config_rules = MappingProxyType({"compression": RULES})
+    #: Where the kept tail starts, ``tail_start(messages, head)``, instead of the tail's
+    #: budget (the guarantees of :func:`find_boundaries` still apply): the stand-in for
+    #: Hermes' compressor sets the rule of the Hermes release a plugin was built for.
+    tail_start: Callable[[Sequence[Message], int], int] | None = None
 
     def __init__(
         self,
@@ -314,11 +318,16 @@ class CompressorEngine(ContextEngine):
         their own (a window too small for ``protect_first_n`` long messages), the head
         keeps the system prompt only: a pass must leave the request room."""
         budget = self._tail_budget()
-        bounds = find_boundaries(messages, tokens, self.settings, budget, SUMMARY_PREFIX, most_tail)
+        rule = self.tail_start
+        bounds = find_boundaries(
+            messages, tokens, self.settings, budget, SUMMARY_PREFIX, most_tail, rule
+        )
         kept = sum(tokens[: bounds.head]) + sum(tokens[bounds.tail :])
         if self.settings.protect_first_n and 0 < self.threshold_tokens <= kept:
             narrow = dataclasses.replace(self.settings, protect_first_n=0)
-            bounds = find_boundaries(messages, tokens, narrow, budget, SUMMARY_PREFIX, most_tail)
+            bounds = find_boundaries(
+                messages, tokens, narrow, budget, SUMMARY_PREFIX, most_tail, rule
+            )
         return bounds
 
     def _summarise(

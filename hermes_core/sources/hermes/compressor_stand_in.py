@@ -27,6 +27,7 @@ from typing import Any
 
 from hermes_core.sources.hermes.attributes import ENGINE_ATTRIBUTES, forwarding
 from hermes_core.sources.hermes.hermes_abc import HermesContextEngine
+from hermes_core.sources.hermes.tail_rules import tail_rule
 
 __all__ = ["COVERED", "ContextCompressor", "hermes_threshold", "summary_prefix"]
 
@@ -155,6 +156,10 @@ class ContextCompressor(HermesContextEngine):
         self.summary_model = summary_model_override or ""
         self.abort_on_summary_failure = abort_on_summary_failure
         self.max_tokens = max_tokens
+        from hermes_core.sources.hermes.shims import release_followed
+
+        #: The Hermes release whose rules this compressor follows (see :mod:`.tail_rules`).
+        self.hermes_release = release_followed()
         if config_context_length:
             self.update_model(model, int(config_context_length), base_url, api_key, provider)
 
@@ -188,6 +193,13 @@ class ContextCompressor(HermesContextEngine):
         # Hermes' own thresholds, which plugins built on its compressor are tuned to
         engine.threshold_percent, engine.threshold_tokens = hermes_threshold(
             context_length, engine.threshold_percent, self.max_tokens
+        )
+        engine.tail_start = tail_rule(
+            self.hermes_release,
+            context_length,
+            engine.threshold_tokens,
+            self.summary_target_ratio,
+            engine.protect_last_n,
         )
 
     def compress(

@@ -26,12 +26,14 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from hermes_core.config.yaml_source import YamlSyntaxError, parse_yaml
 from hermes_core.containment import PluginTimeout, call_with_limit
 from hermes_core.engine import ContextEngine
 from hermes_core.errors import NeedsHermesAgent
 from hermes_core.llm import LLM
 from hermes_core.sources.hermes import shims
 from hermes_core.sources.hermes.plugin_context import HermesPluginContext
+from hermes_core.sources.hermes.tail_rules import release_for
 from hermes_core.sources.hermes.wrapped_engine import HermesPluginEngine
 from hermes_core.sources.packages import import_package, package_name
 
@@ -118,6 +120,17 @@ def _ours(module: ModuleType, path: Path) -> type[ContextEngine] | None:
     return next(iter(found.values()), None)
 
 
+def _declared_release(path: Path) -> str | None:
+    """The Hermes release the folder's ``plugin.yaml`` admits (``requires_hermes``), whose
+    rules the stand-ins follow; None when it says none (or cannot be read)."""
+    manifest = path / "plugin.yaml"
+    try:
+        data = parse_yaml(manifest.read_text(encoding="utf-8")) if manifest.is_file() else None
+    except (OSError, UnicodeDecodeError, YamlSyntaxError):
+        return None
+    return release_for(data.get("requires_hermes")) if isinstance(data, dict) else None
+
+
 def _registered(path: Path, register: Callable[[Any], None], home: Path) -> Any:
     # Hermes' engine-folder loader takes whatever register(ctx) hands it: so does this one
     context = HermesPluginContext(path.name, checks_type=False)
@@ -135,8 +148,13 @@ class _FolderEngines:
         self._path = path
         self._module = module
         self._limit = limit
+        self._release = _declared_release(path)
 
     def _inner(self, home: Path) -> Any:
+        with shims.following(self._release):
+            return self._built(home)
+
+    def _built(self, home: Path) -> Any:
         register = getattr(self._module, "register", None)
         if callable(register):
             engine = _registered(self._path, register, home)

@@ -37,6 +37,7 @@ from hermes_core.sources.entry_points import DeclaredEntryPoint, InstalledEntryP
 from hermes_core.sources.hermes import shims
 from hermes_core.sources.hermes.engine_folders import INSTALL_HERMES, hermes_module_missing
 from hermes_core.sources.hermes.plugin_context import HermesPluginContext
+from hermes_core.sources.hermes.tail_rules import release_for
 from hermes_core.sources.hermes.wrapped_engine import HermesPluginEngine
 from hermes_core.sources.manifests import manifest_gate
 from hermes_core.sources.packages import import_package, package_name
@@ -67,6 +68,9 @@ class HermesPlugin:
     provides: tuple[str, ...] = ()
     #: Why its plugin.yaml says it cannot run here (status and reason), or None.
     gate: tuple[EngineStatus, str] | None = None
+    #: The Hermes release its plugin.yaml's ``requires_hermes`` admits, newest known first:
+    #: the stand-ins follow its rules (None: the default release's).
+    hermes_release: str | None = None
 
     @property
     def source(self) -> EngineSource:
@@ -108,6 +112,7 @@ def _manifest(folder: Path, manifest: Path) -> HermesPlugin | None:
         version=str(version) if version is not None else None,
         provides=tuple(p for p in provides if isinstance(p, str) and is_valid_engine_name(p)),
         gate=gate,
+        hermes_release=release_for(data.get("requires_hermes")),
     )
 
 
@@ -244,7 +249,7 @@ def _registered_engine(plugin: HermesPlugin, register: Callable[[Any], None], ho
     """Run ``register(ctx)`` once; the engine it registered, or None. Raises
     :class:`NotAnEngine` when what it registered was no engine (and nothing else was)."""
     context = HermesPluginContext(plugin.name)
-    with shims.bound(None, home):
+    with shims.bound(None, home), shims.following(plugin.hermes_release):
         register(context)
     if not context.engines and context.rejected:
         raise NotAnEngine(context.rejected[0])

@@ -56,14 +56,17 @@ from hermes_core.sources.hermes.hermes_abc import (
     sanitize_memory_context,
 )
 from hermes_core.sources.hermes.hermes_names import HERMES_ONLY
+from hermes_core.sources.hermes.tail_rules import DEFAULT_RELEASE
 
 __all__ = [
     "bind_owner",
     "bound",
     "call_llm",
+    "following",
     "get_hermes_home",
     "hermes_installed",
     "install",
+    "release_followed",
     "release_owner",
     "stand_in_attributes",
 ]
@@ -72,6 +75,8 @@ __all__ = [
 SHIM_MARKER = "__hermes_context_shim__"
 
 _llm: ContextVar[LLM | None] = ContextVar("hermes_context_shim_llm", default=None)
+#: The Hermes release whose rules the stand-ins follow for the plugin being loaded.
+_release: ContextVar[str] = ContextVar("hermes_context_shim_release", default=DEFAULT_RELEASE)
 _home: ContextVar[Path | None] = ContextVar("hermes_context_shim_home", default=None)
 _bound: ContextVar[bool] = ContextVar("hermes_context_shim_bound", default=False)
 #: The LLM and home of every live engine that runs a Hermes plugin, for threads with none bound.
@@ -262,6 +267,22 @@ def call_llm(
     answer = llm.complete(messages, max_tokens=max_tokens, temperature=temperature)
     usage = getattr(answer, "usage", None) or {}
     return _response(answer.text, usage, str(getattr(answer, "model", "") or ""))
+
+
+@contextmanager
+def following(release: str | None) -> Iterator[None]:
+    """Within: the stand-ins made follow the rules of Hermes ``release`` (the one the
+    plugin being loaded declares; None: :data:`DEFAULT_RELEASE`)."""
+    token = _release.set(release or DEFAULT_RELEASE)
+    try:
+        yield
+    finally:
+        _release.reset(token)
+
+
+def release_followed() -> str:
+    """The Hermes release whose rules a stand-in made now follows."""
+    return _release.get()
 
 
 def current_llm() -> LLM | None:
