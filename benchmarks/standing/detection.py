@@ -23,9 +23,12 @@ from standing import phrasings
 
 LOCOMO = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo-dev"
 #: What the learned scorer never trained on (the rest it did).
-KEPT_APART = {"HELD_OUT_8", "TASKS_2", "POLITE_TASKS_2", "49"}
-RULE_HALVES = ("TUNING", "HELD_OUT", *(f"HELD_OUT_{n}" for n in range(2, 9)))
-NO_RULE_SETS = ("ORDINARY", "FIRST_NOT_RULES", "TASKS", "TASKS_2", "POLITE_TASKS", "POLITE_TASKS_2")
+KEPT_APART = {"HELD_OUT_8", "HELD_OUT_9", "TASKS_2", "TASKS_3", "POLITE_TASKS_2", "49"}
+RULE_HALVES = ("TUNING", "HELD_OUT", *(f"HELD_OUT_{n}" for n in range(2, 10)))
+NO_RULE_SETS = (
+    "ORDINARY", "FIRST_NOT_RULES", "TASKS", "TASKS_2", "TASKS_3", "POLITE_TASKS",
+    "POLITE_TASKS_2",
+)  # fmt: skip
 
 
 def carried(text: str) -> bool:

@@ -41,12 +41,14 @@ __all__ = [
     "HELD_OUT_6",
     "HELD_OUT_7",
     "HELD_OUT_8",
+    "HELD_OUT_9",
     "ORDINARY",
     "POLITE_TASKS",
     "POLITE_TASKS_2",
     "RULE_IN",
     "TASKS",
     "TASKS_2",
+    "TASKS_3",
     "TUNING",
     "rule_of",
 ]
@@ -531,6 +533,57 @@ HELD_OUT_8: dict[str, list[str]] = {
     ],
 }
 
+#: Written after the learned scorer was trained, before any change for the misses of
+#: ``HELD_OUT_8``: the half that judges whether training on more examples generalises.
+HELD_OUT_9: dict[str, list[str]] = {
+    "form": [
+        "Use British spelling with me.",
+        "Lead with the answer, explain after.",
+        "Talk to me like a friend, not a manual.",
+        "Number your steps when you explain how to do something.",
+        "Please format any code as a complete file.",
+        "Miles per hour, not km/h, thanks.",
+        "Write to me in Dutch from here on.",
+    ],
+    "facts about the user": [
+        "I work night shifts, so my mornings are your evenings.",
+        "I'm diabetic, keep sugar in mind for any meal idea.",
+        "My name's Tomasz, not Tom.",
+        "I live in Denver, mountain time.",
+        "I'm colour-blind, red and green look the same to me.",
+        "I use a wheelchair, so check step-free access for places.",
+        "English is my second language, keep the words simple.",
+    ],
+    "prohibitions": [
+        "Skip the pleasantries.",
+        "Don't bring up my ex again.",
+        "No spoilers for anything I'm watching.",
+        "Never book anything without checking with me first.",
+        "Hold off on the jokes.",
+    ],
+    "conditional": [
+        "If a recipe needs an oven, suggest a stovetop version too.",
+        "Every time you mention a book, give the author.",
+        "When I'm stressed, just give me the next step.",
+        "If something costs over a hundred, flag it.",
+    ],
+    "inside a long turn": [
+        "Work has been a lot this week, the launch slipped again and my manager is on "
+        "holiday. Anyway, please always give me the short version first. I'm going to "
+        "bed early tonight.",
+        "My sister visited with her twins and they ran the house ragged. Also, I keep "
+        "halal, so no pork or alcohol in anything you suggest. We had a lovely picnic "
+        "though.",
+    ],
+    "other languages": [
+        "Parle-moi toujours en français, s'il te plaît.",
+        "Ich bin Vegetarier.",
+        "Usa siempre el sistema métrico conmigo.",
+        "Chiamami sempre Giulia.",
+        "Nunca me mandes enlaces sin explicarlos.",
+    ],
+}
+
 #: One-turn tasks and questions written with ``HELD_OUT_8``, before the learned scorer.
 TASKS_2: list[str] = [
     "Write a limerick about my cat.",
@@ -633,6 +686,30 @@ POLITE_TASKS_2: list[str] = [
     "Please defrost the chicken for dinner.",
     "Would you kindly sign form 3?",
     "Please clean up the test data.",
+]
+
+#: One-turn tasks and questions written with ``HELD_OUT_9``: nothing trains on them.
+TASKS_3: list[str] = [
+    "Write a toast for my brother's wedding.",
+    "Always wanted to know: how do tides work?",
+    "Put together a packing list for a week in Iceland.",
+    "Summarise the email thread from this morning.",
+    "Give me the short version of the French Revolution.",
+    "Make this paragraph sound more formal.",
+    "Translate my CV into Dutch.",
+    "Check the code below for bugs, no need to rewrite it.",
+    "Suggest a vegetarian dinner for six.",
+    "When does the pharmacy on Main Street close?",
+    "If it's not too much trouble, draft a complaint to the airline.",
+    "Number these items by priority.",
+    "Use the data from the attached sheet to make a chart.",
+    "No rush, but can you find me a dentist near work?",
+    "Keep an eye out for cheap flights to Lisbon this month.",
+    "Call the answer 'final' once we agree on it.",
+    "Skip to the last chapter and tell me how it ends.",
+    "Don't forget the milk on the list.",
+    "Every slide needs a title, can you add them?",
+    "Give me metric and imperial for this recipe.",
 ]
 
 ORDINARY: list[str] = [
@@ -738,6 +815,8 @@ RULE_SENTENCES = (
     "Note that I'm allergic to pollen, so no flower ideas.",
     "Oh, from now on, please keep every reply to three sentences at most.",
     "By the way, I'm lactose intolerant, so no cheese in recipes.",
+    "Anyway, please always give me the short version first.",
+    "Also, I keep halal, so no pork or alcohol in anything you suggest.",
 )
 RULE_IN: dict[str, str] = {
     turn: next(rule for rule in RULE_SENTENCES if rule in turn)
@@ -751,6 +830,7 @@ RULE_IN: dict[str, str] = {
         HELD_OUT_6,
         HELD_OUT_7,
         HELD_OUT_8,
+        HELD_OUT_9,
     )
     for turn in half["inside a long turn"]
 }
