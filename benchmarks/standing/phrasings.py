@@ -535,6 +535,9 @@ HELD_OUT_8: dict[str, list[str]] = {
 
 #: Written after the learned scorer was trained, before any change for the misses of
 #: ``HELD_OUT_8``: the half that judges whether training on more examples generalises.
+#: First look: 24 of 30 found. Trained on ``HELD_OUT_8`` and ``TASKS_2`` as well (H8 then
+#: 30 of 30), it found 23 of 30, and carried 1 of ``TASKS_3``'s 20 tasks (0 before): more
+#: examples of the same classes did not reach new phrasings, so that change was not kept.
 HELD_OUT_9: dict[str, list[str]] = {
     "form": [
         "Use British spelling with me.",
