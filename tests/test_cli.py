@@ -400,6 +400,24 @@ def test_replay_json_reports_every_pass_and_the_ask(tmp_path: Path) -> None:
     assert report["ask"]["request"][-1] == {"role": "user", "content": "staging database host"}
 
 
+def test_replay_says_when_passes_that_free_nothing_are_backed_off(tmp_path: Path) -> None:
+    folder = tmp_path / "plugins" / "context_engine" / "stubborn"
+    folder.mkdir(parents=True)
+    # its compress hands the messages back as they were: every pass frees nothing
+    (folder / "__init__.py").write_text(engine_module_source("stubborn"), encoding="utf-8")
+    shown = run("replay", "--engine", "stubborn", "--context-length", "16000", home=tmp_path)
+    # its requests outgrow the window, which fails the replay; the backoff is said beside it
+    assert "passes did not help and backed the next ones off" in shown.stdout, shown.stderr
+    report = json.loads(
+        run(
+            "replay", "--engine", "stubborn", "--context-length", "16000", "--json", home=tmp_path
+        ).stdout
+    )
+    figures = report["figures"]
+    assert figures["passes_backed_off"] >= 1 and figures["passes_held"] >= 1
+    assert figures["passes_held"] > figures["passes_backed_off"]  # held far more than it ran
+
+
 def test_text_with_square_brackets_is_shown_as_written_in_tables_lines_and_errors(
     tmp_path: Path, hermes_site: TemporarySite
 ) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-__all__ = ["is_bool", "is_fraction", "is_number", "seconds", "whole_number"]
+__all__ = ["is_bool", "is_fraction", "is_number", "seconds", "share", "whole_number"]
 
 
 def is_number(value: object) -> bool:
@@ -31,6 +31,15 @@ def seconds(minimum: float, maximum: float, *, above: bool = False) -> Callable[
 def is_fraction(value: object) -> bool:
     """A number greater than 0 and at most 1."""
     return is_number(value) and 0 < value <= 1  # type: ignore[operator]
+
+
+def share(minimum: float, maximum: float) -> Callable[[object], bool]:
+    """A check for a number from ``minimum`` to ``maximum``, both included."""
+
+    def check(value: object) -> bool:
+        return is_number(value) and minimum <= value <= maximum  # type: ignore[operator]
+
+    return check
 
 
 def is_bool(value: object) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from hermes_core.config.checks import is_bool, is_fraction, seconds, whole_number
+from hermes_core.config.checks import is_bool, is_fraction, seconds, share, whole_number
 from hermes_core.config.rules import KeyRule
 from hermes_core.hook_record import BOUNDED, INLINE
 from hermes_core.hookspecs import HOOKS
@@ -346,6 +346,22 @@ KEYS: tuple[KeyRule, ...] = (
         4_096,
         "Hermes Agent's key: a prune freeing less than this is not made (each one changes "
         "the prompt's cached prefix).",
+    ),
+    KeyRule(
+        "compression.min_freed_share",
+        share(0.0, 1.0),
+        "a share from 0 to 1 (0: only a pass that frees nothing backs off)",
+        0.1,
+        "A pass that frees less than this share of the prompt backs the next passes off "
+        "(2, then 4, 8, ... responses, below the model's window).",
+    ),
+    KeyRule(
+        "compression.min_turns_between_passes",
+        whole_number(0),
+        "a whole number of responses, 0 or more (0: never too soon)",
+        2,
+        "A pass fewer than this many responses after the one before backs the next passes "
+        "off, as one that frees too little does.",
     ),
     KeyRule(
         "compression.context_timeout_seconds",

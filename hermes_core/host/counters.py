@@ -20,6 +20,9 @@ class HostCounters:
     pass_invalid_results: int = 0
     pass_busy: int = 0
     pass_pool_exhausted: int = 0
+    #: Backoffs started by passes that did not help, and the passes they held.
+    passes_backed_off: int = 0
+    passes_held: int = 0
     select_context_fallbacks: int = 0
     #: Prunes of old tool results the host accepted, and those it refused or that failed.
     prunes: int = 0

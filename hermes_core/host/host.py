@@ -25,6 +25,7 @@ from hermes_core.containment import reraise_user_interrupt
 from hermes_core.discovery import discover
 from hermes_core.engine import ContextEngine, Message
 from hermes_core.hookspecs import ENGINE_HOOKS, HOOKS, HOST_OFFERED_KEYWORDS
+from hermes_core.host.backoff import PassBackoff
 from hermes_core.host.bounded import BoundedCalls, contained
 from hermes_core.host.counters import HostCounters
 from hermes_core.host.generic import add_generic_methods
@@ -150,6 +151,10 @@ class ContextHost:
             else None
         )
         self._passes = PassRunner(methods["compress"], self._pool)
+        self._backoff = PassBackoff(
+            float(self.config.value("compression.min_freed_share")),
+            int(self.config.value("compression.min_turns_between_passes")),
+        )
         self._compress_offers = frozenset(
             accepted_keywords(engine.compress, dict.fromkeys(HOST_OFFERED_KEYWORDS["compress"]))
         )
@@ -265,6 +270,7 @@ class ContextHost:
         """``/new`` or ``/reset`` of ``session_id`` (default: the current session):
         ``on_session_reset``, with ``session_id`` when the engine accepts it."""
         offered = {"session_id": self._session(session_id)}
+        self._backoff.reset()
         self._bounded(
             "on_session_reset",
             self._methods["on_session_reset"],
@@ -359,6 +365,7 @@ class ContextHost:
 
     def record_usage(self, usage: Mapping[str, Any] | None) -> None:
         """After every provider response: ``update_from_response`` with normalised usage."""
+        self._backoff.response()
         try:
             self._update_from_response(normalize_usage(usage))
         except BaseException as exc:
@@ -366,17 +373,32 @@ class ContextHost:
             self._failed("update_from_response", exc)
 
     def should_compress(self, prompt_tokens: int | None = None) -> bool:
-        """Whether a pass should run now; False when the engine fails or answers a non-bool."""
+        """Whether a pass should run now; False when the engine fails or answers a non-bool,
+        and while passes are backed off (:mod:`~hermes_core.host.backoff`) below the window."""
         try:
             result = self._should_compress(prompt_tokens)
         except BaseException as exc:
             reraise_user_interrupt(exc)
             self._failed("should_compress", exc)
             return False
-        if result is True or result is False:
-            return result
+        if result is True:
+            return not self._held(prompt_tokens)
+        if result is False:
+            return False
         self._bad_result("should_compress", result)
         return False
+
+    def _held(self, prompt_tokens: int | None) -> bool:
+        """Whether a pass the engine asks for is held by a backoff (see its rule at the
+        window in :mod:`~hermes_core.host.backoff`)."""
+        if not self._backoff.holding:
+            return False
+        tokens = prompt_tokens if prompt_tokens is not None else self.engine.last_prompt_tokens
+        at_window = bool(self.context_window) and tokens >= self.input_budget_tokens
+        if not self._backoff.holds(at_window):
+            return False
+        self.counters.add("passes_held")
+        return True
 
     def should_compress_info(self, prompt_tokens: int | None = None) -> tuple[bool, str | None]:
         """``(decision, reason)``; ``(False, "engine_error")`` when the engine fails."""
@@ -392,6 +414,8 @@ class ContextHost:
             and isinstance(result[0], bool)
             and (result[1] is None or isinstance(result[1], str))
         ):
+            if result[0] and self._held(prompt_tokens):
+                return False, "backed_off"
             return result[0], result[1]
         self._bad_result("should_compress_info", result)
         return False, "engine_error"
@@ -399,15 +423,13 @@ class ContextHost:
     def should_compress_preflight(self, messages: list[Message]) -> bool:
         """Below the threshold, may ask for exactly one pass; False on failure."""
         preflight = self._methods["should_compress_preflight"]
-        return (
-            contained(
-                "should_compress_preflight",
-                lambda: preflight(copy_messages(messages)),
-                False,
-                self._failed,
-            )
-            is True
+        asked = contained(
+            "should_compress_preflight",
+            lambda: preflight(copy_messages(messages)),
+            False,
+            self._failed,
         )
+        return asked is True and not self._held(None)
 
     def should_defer_preflight_to_real_usage(self, rough_tokens: int) -> bool:
         """Whether the preflight should trust the last real usage over ``rough_tokens``
@@ -477,6 +499,8 @@ class ContextHost:
         self.counters.add("passes")
         outcome = self._passes.run(session, messages, keywords, timeout)
         before, after = outcome.before_tokens, outcome.after_tokens
+        if outcome.outcome not in ("busy", "pool_exhausted"):  # those ran nothing
+            self._judge(session, before or 1, after if before else 1)
         if outcome.outcome == "compressed":
             if outcome.repaired:
                 logger.warning(
@@ -527,6 +551,24 @@ class ContextHost:
             reason=outcome.outcome,
         )
         return messages
+
+    def _judge(self, session: str | None, before: int, after: int) -> None:
+        """Back passes off when this one did not help (see :mod:`~hermes_core.host.backoff`)."""
+        backed_off = self._backoff.judge(before, after)
+        if backed_off is None:
+            return
+        reason, responses = backed_off
+        self.counters.add("passes_backed_off")
+        logger.warning(
+            "context_engine.passes_backed_off",
+            engine=self.engine_name,
+            session_id=session,
+            reason=reason,
+            responses=responses,
+            before_tokens=before,
+            after_tokens=after,
+            effect=f"should_compress says no for the next {responses} responses, below the window",
+        )
 
     def prune_tool_results(
         self,
@@ -850,6 +892,7 @@ class ContextHost:
             engine_source=str(self.activation.record.source),
             requested_engine=self.activation.requested,
             engine_fallback=fallback.reason if fallback is not None else None,
+            passes_backoff_responses_left=self._backoff.responses_left,
             **self.counters.as_dict(),
         )
         return status

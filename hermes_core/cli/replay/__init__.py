@@ -335,6 +335,15 @@ def _show(report: ReplayReport) -> None:
             failed=len(report.failed_passes),
             first=report.failed_passes[0],
         )
+    if report.passes_backed_off:
+        say(
+            "[yellow]{engine}: {backed_off} passes did not help and backed the next ones off[/] "
+            "({held} passes the engine asked for were held; compression.min_freed_share and "
+            "min_turns_between_passes say when)",
+            engine=report.engine,
+            backed_off=report.passes_backed_off,
+            held=report.passes_held,
+        )
     if report.standing_instructions:
         say(
             "standing instructions carried into every request: {count}",

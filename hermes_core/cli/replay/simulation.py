@@ -52,6 +52,10 @@ class ReplayReport:
     final_tokens: int = 0
     #: The standing instructions the engine carries at the end (its status says which).
     standing_instructions: list[str] = field(default_factory=list)
+    #: Backoffs started by passes that did not help, and the passes they held (see
+    #: :mod:`hermes_core.host.backoff`).
+    passes_backed_off: int = 0
+    passes_held: int = 0
 
     @property
     def tokens_without_engine(self) -> int:
@@ -99,6 +103,8 @@ class ReplayReport:
             "reply_reserve_tokens": self.reply_reserve_tokens,
             "tokens_left_for_reply": self.context_length - self.largest_request,
             "requests_over_window": len(self.over_window),
+            "passes_backed_off": self.passes_backed_off,
+            "passes_held": self.passes_held,
         }
 
     def as_dict(self) -> dict[str, Any]:
@@ -169,7 +175,10 @@ def replay(
                 report.passes.append(Pass(number, tokens, estimate_tokens(history), elapsed))
         host.turn_complete(history, None, turn_id=f"turn-{number}")
     report.final_messages, report.final_tokens = len(history), estimate_tokens(history)
-    carried = host.status().get("standing_instructions")
+    status = host.status()
+    report.passes_backed_off = int(status.get("passes_backed_off", 0))
+    report.passes_held = int(status.get("passes_held", 0))
+    carried = status.get("standing_instructions")
     if isinstance(carried, list):
         report.standing_instructions = [str(text) for text in carried]
     return report, history
