@@ -578,3 +578,40 @@ def test_a_query_never_waits_past_its_bound_on_a_stuck_native_thread(
         release.set()
         blocker.join()
     assert encoder.encode(["and once the thread is free, it answers"]).shape == (1, 384)
+
+
+CANCELLED_AT_EXIT = """
+import threading
+from hermes_engine_lcm.relevance import native
+
+native.URGENT_WAIT_SECONDS = 0.2
+stuck, release = threading.Event(), threading.Event()
+
+def stuck_job():
+    stuck.set()
+    release.wait()
+
+threading.Thread(target=native.run, args=(stuck_job,)).start()
+stuck.wait()
+try:  # an urgent job past its wait is cancelled, and left in the queue
+    native.run(lambda: None, urgent=True)
+except native.NativeBusy:
+    pass
+
+def after_main():
+    threading.main_thread().join()
+    release.set()  # the thread goes on, the process exiting, to the cancelled job
+
+threading.Thread(target=after_main).start()
+print("main thread done")
+"""
+
+
+def test_a_job_cancelled_before_the_process_exits_ends_quietly() -> None:
+    # the thread failed a cancelled job as exiting: InvalidStateError, printed at exit
+    done = subprocess.run(
+        [sys.executable, "-c", CANCELLED_AT_EXIT], capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    assert "main thread done" in done.stdout
+    assert "InvalidStateError" not in done.stderr and "Traceback" not in done.stderr, done.stderr

@@ -107,10 +107,10 @@ def _serve() -> None:
             if exiting():
                 return
             continue
+        if not future.set_running_or_notify_cancel():
+            continue  # cancelled while it waited (an urgent job past its wait)
         if exiting():
             future.set_exception(ProcessExiting("the process is exiting: nothing more is encoded"))
-            continue
-        if not future.set_running_or_notify_cancel():
             continue
         try:
             future.set_result(function(*args))
