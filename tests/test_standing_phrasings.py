@@ -25,6 +25,7 @@ from standing.phrasings import (
     HELD_OUT_7,
     ORDINARY,
     POLITE_TASKS,
+    REPLIES,
     TASKS,
     TUNING,
 )
@@ -68,6 +69,12 @@ def test_what_people_say_in_passing_is_not_carried(text: str) -> None:
 @pytest.mark.parametrize("text", TASKS)
 def test_a_task_for_one_turn_is_not_carried_even_when_it_names_a_form(text: str) -> None:
     # "Write a short poem about the sea" names a length and is no rule for later turns
+    assert not _carried(text)
+
+
+@pytest.mark.parametrize("text", [*REPLIES, "No.", "no", "NO", "Nope.", "Not really.", "OK"])
+def test_a_short_reply_or_correction_is_not_carried(text: str) -> None:
+    # a leading "no" marks bans, and far more replies: "No, not that one."
     assert not _carried(text)
 
 

@@ -23,11 +23,13 @@ from standing import phrasings
 
 LOCOMO = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo-dev"
 #: What the learned scorer never trained on (the rest it did).
-KEPT_APART = {"HELD_OUT_8", "HELD_OUT_9", "TASKS_2", "TASKS_3", "POLITE_TASKS_2", "49"}
+KEPT_APART = {
+    "HELD_OUT_8", "HELD_OUT_9", "TASKS_2", "TASKS_3", "POLITE_TASKS_2", "REPLIES_2", "49"
+}  # fmt: skip
 RULE_HALVES = ("TUNING", "HELD_OUT", *(f"HELD_OUT_{n}" for n in range(2, 10)))
 NO_RULE_SETS = (
     "ORDINARY", "FIRST_NOT_RULES", "TASKS", "TASKS_2", "TASKS_3", "POLITE_TASKS",
-    "POLITE_TASKS_2",
+    "POLITE_TASKS_2", "REPLIES", "REPLIES_2",
 )  # fmt: skip
 
 

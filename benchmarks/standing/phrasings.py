@@ -45,6 +45,8 @@ __all__ = [
     "ORDINARY",
     "POLITE_TASKS",
     "POLITE_TASKS_2",
+    "REPLIES",
+    "REPLIES_2",
     "RULE_IN",
     "TASKS",
     "TASKS_2",
@@ -713,6 +715,51 @@ TASKS_3: list[str] = [
     "Don't forget the milk on the list.",
     "Every slide needs a title, can you add them?",
     "Give me metric and imperial for this recipe.",
+]
+
+#: Short replies and corrections in a conversation: "No, not that one." sets no rule. The
+#: learned scorer trains on them: before them it took a leading "no" for a ban (0.97 for
+#: "No, not that one.").
+REPLIES: list[str] = [
+    "No, not that one.",
+    "No, not today.",
+    "No thanks.",
+    "Nope, the other file.",
+    "No, I meant the blue one.",
+    "Not yet, give me a minute.",
+    "Never mind, it works now.",
+    "No, that's wrong, try again.",
+    "Not that Paris, the one in Texas.",
+    "No worries, take your time.",
+    "Yes, that one.",
+    "Okay, go ahead.",
+    "No, the second option.",
+    "Not bad at all!",
+    "No, it was on Tuesday.",
+    "Never heard of it.",
+    "No, just the summary.",
+    "Not now, maybe later.",
+    "Yes please, send it.",
+    "No idea, you tell me.",
+]
+
+#: Short replies and corrections kept apart: nothing trains or tunes on them.
+REPLIES_2: list[str] = [
+    "No, the newer version.",
+    "Nope, still broken.",
+    "No, I said Thursday.",
+    "Not quite, closer to ten.",
+    "Never mind that, what about the budget?",
+    "No, leave it as it was.",
+    "Not the red one, the green one.",
+    "No, my sister, not my mother.",
+    "Yes, exactly that.",
+    "No thanks, I'm full.",
+    "Not sure, let me check.",
+    "No, the meeting got cancelled.",
+    "Nah, skip it this time.",
+    "No, you misunderstood me.",
+    "Not that I know of.",
 ]
 
 ORDINARY: list[str] = [

@@ -6,9 +6,9 @@ tenth of the turns) and half in the middle, each a user message answered "Noted.
 The sets (``--set``): ``ours`` (eight set in time, eight by their form alone), and
 the halves of ``phrasings.py`` by class of phrasing (form, facts about the user,
 prohibitions, conditions, a rule inside a long turn, other languages): ``tuning``,
-``tuned-2`` to ``tuned-7`` (held-out halves since tuned on) and ``held-out`` (its
-eighth half, ``HELD_OUT_8``, never trained or tuned on), 15 each, one per subject (two on the
-same subject would rightly end one another). Each
+``tuned-2`` to ``tuned-7`` (held-out halves since tuned on), ``held-out`` and
+``held-out-9`` (its eighth and ninth halves, never trained or tuned on), 15 each,
+one per subject (two on the same subject would rightly end one another). Each
 engine replays the conversation at B = 4,000, 8,000 and 16,000 tokens; then later
 requests are built: ten of the conversation's own questions (unrelated to the
 instructions) and six requests an instruction governs ("Draft a reply ..."). A pair
@@ -41,6 +41,7 @@ from standing.phrasings import (
     HELD_OUT_6,
     HELD_OUT_7,
     HELD_OUT_8,
+    HELD_OUT_9,
     TUNING,
     rule_of,
 )
@@ -104,6 +105,7 @@ SETS = {
     "tuned-6": of_classes(HELD_OUT_6),
     "tuned-7": of_classes(HELD_OUT_7),
     "held-out": of_classes(HELD_OUT_8),
+    "held-out-9": of_classes(HELD_OUT_9),
 }
 
 

@@ -363,6 +363,9 @@ def _prohibited(sentence: str) -> bool:
 
 #: A sentence the learned scorer rates at least this likely is a rule, whatever its cues.
 LEARNED_RULE = 0.9
+#: The fewest words a sentence needs to be a rule on the learned scorer's word alone: a
+#: reply of a word or two ("No.", "No thanks") states nothing to keep.
+LEARNED_FEWEST_WORDS = 3
 #: A sentence found by one weak cue alone (a form named in a directive, a verbless line) is
 #: a rule only when the learned scorer rates it at least this likely: "Write a short poem
 #: about the sea" names a form and is a task.
@@ -383,7 +386,9 @@ def score(sentence: str) -> int:
     found = _cued(sentence, likely)
     if found:
         return found
-    return 1 if likely >= LEARNED_RULE else 0
+    if likely >= LEARNED_RULE and len(sentence.split()) >= LEARNED_FEWEST_WORDS:
+        return 1
+    return 0
 
 
 def _cued(sentence: str, likely: float) -> int:
