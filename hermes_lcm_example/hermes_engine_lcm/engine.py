@@ -31,6 +31,8 @@ from hermes_core import (
 from hermes_core import hermes_home as default_home
 from hermes_engine_lcm import tools
 from hermes_engine_lcm.compaction import compact
+from hermes_engine_lcm.growing import HEADROOM, RECALLED, Built, grown, is_recall, recall_note
+from hermes_engine_lcm.growing import key as growing_key
 from hermes_engine_lcm.pruning import is_lcm_stub, movable, stub
 from hermes_engine_lcm.relevance.models import choose_model, usable_encoder
 from hermes_engine_lcm.relevance.progress import EmbeddingProgress
@@ -61,6 +63,8 @@ TARGET_SHARE = 0.5
 SUMMARY_SHARE_OF_THRESHOLD = 0.2
 #: Sessions whose last request is kept for a repeated ask.
 KEPT_SELECTIONS = 64
+#: The ranked originals a grown request's new ask looks through for what it lacks.
+RANKED_FOR_NOTE = 16
 #: Seconds kept free before the host's deadline, so a pass never commits after it.
 DEADLINE_MARGIN = 0.25
 
@@ -90,8 +94,14 @@ def _turn_in_progress(history: list[Any], incoming: Any) -> bool:
 
 
 def _lcm_own(message: Any) -> bool:
-    """Whether ``message`` is LCM's own text (a summary or a stub), never stored as a message."""
-    return is_lcm_summary(message) or is_lcm_stub(message) or StandingInstructions.is_block(message)
+    """Whether ``message`` is LCM's own text (a summary, a stub, a note of recalled
+    originals), never stored as a message."""
+    return (
+        is_lcm_summary(message)
+        or is_lcm_stub(message)
+        or is_recall(message)
+        or StandingInstructions.is_block(message)
+    )
 
 
 class LCMEngine(ContextEngine):
@@ -141,6 +151,9 @@ class LCMEngine(ContextEngine):
         #: nothing of whether the agent's own context needs folding. Cleared when the turn
         #: completes (a host that never asks for requests decides by usage alone).
         self._held: OrderedDict[str, int] = OrderedDict()
+        #: Per session, the last request built and what it was made from: the next request
+        #: grows from it (:mod:`.growing`).
+        self._built: OrderedDict[str, Built] = OrderedDict()
         self._messages = MessageCache()  # stored messages never change: read each once
         self.relevance: Relevance = KeywordRelevance()
         self._embedder: Any = None
@@ -371,6 +384,17 @@ class LCMEngine(ContextEngine):
         if budget <= 0:
             return None
         block = self.standing.of(sid).carried(budget).message
+        with self._lock:
+            built = self._built.get(sid) if self.settings.grow_requests else None
+        if built is not None and self.compression_count == built.compactions:
+            asked = incoming_message is not None and role_of(history[-1]) == "user"
+            note = self._recalled(sid, query, built, history, relevance) if asked else None
+            request = grown(built, history, str(block), self.compression_count, budget, note)
+            if request is not None:  # the last request and what is new: the same prefix
+                self._remember(sid, request, history, block)
+                return copy_messages(request)
+        if built is not None:  # built anew: leave the turns after it room to grow into
+            budget = int(budget * (1 - HEADROOM))
         budget -= estimate_tokens([block]) if block is not None else 0
         shares = Shares(
             tail=self.settings.request_tail_share,
@@ -391,7 +415,37 @@ class LCMEngine(ContextEngine):
         messages = StandingInstructions.place(messages, block)
         with self._lock:
             _keep(self._selections, sid, (key, messages))
+        self._remember(sid, messages, history, block)
         return copy_messages(messages)
+
+    def _recalled(
+        self,
+        sid: str,
+        query: str,
+        built: Built,
+        history: list[Message],
+        relevance: Relevance,
+    ) -> Message | None:
+        """The note of the stored originals most relevant to ``query`` that the grown
+        request would lack (:mod:`.growing`), or None when it lacks none."""
+        present = {growing_key(m) for m in (*built.request, *history[built.history_length :])}
+        with self.database.read() as db:
+            ranked = relevance.ranked(db, [sid], query, RANKED_FOR_NOTE)
+            bodies = self._messages.bodies(db, ranked)
+        missing = [i for i in ranked if i in bodies and growing_key(bodies[i]) not in present]
+        chosen = sorted(missing[:RECALLED])
+        return recall_note((i, bodies[i]) for i in chosen)
+
+    def _remember(
+        self, sid: str, request: list[Message], history: list[Message], block: Message | None
+    ) -> None:
+        """Keep ``request`` as the session's last, for the next to grow from."""
+        built = Built(
+            request, len(history), history[-1] if history else None, str(block),
+            self.compression_count,
+        )  # fmt: skip
+        with self._lock:
+            _keep(self._built, sid, built)
 
     def on_turn_complete(
         self,
@@ -427,6 +481,7 @@ class LCMEngine(ContextEngine):
             self._tail_exceeds.pop(sid, None)
             self._selections.pop(sid, None)
             self._held.pop(sid, None)
+            self._built.pop(sid, None)
 
     def close(self) -> None:
         """Stop the embedding worker (what it had not embedded is embedded by the next engine)

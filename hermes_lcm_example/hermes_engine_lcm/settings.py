@@ -142,6 +142,16 @@ RULES: tuple[KeyRule, ...] = (
         "recent turns that matter to the incoming message are ranked in with the rest.",
     ),
     KeyRule(
+        "lcm.grow_requests",
+        is_bool,
+        "true or false",
+        True,
+        "Whether a request is the last one with the new messages appended while it fits and "
+        "no pass ran (the provider's prompt cache then serves its prefix), a request built "
+        "anew leaving a quarter of the budget to grow into; false builds each request from "
+        "the store for its own ask.",
+    ),
+    KeyRule(
         "lcm.summary_share",
         lambda v: is_fraction(v) and v <= 0.5,  # type: ignore[operator]
         "a number greater than 0 and at most 0.5",
@@ -184,6 +194,7 @@ class LCMSettings:
     fresh_tail_share: float
     request_tail_share: float
     summary_share: float
+    grow_requests: bool
     embedding_model: str | bool | None
 
     @classmethod
