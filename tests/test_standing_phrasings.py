@@ -15,20 +15,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 from recall.locomo import load
-from standing.phrasings import (
-    HELD_OUT,
-    HELD_OUT_2,
-    HELD_OUT_3,
-    HELD_OUT_4,
-    HELD_OUT_5,
-    HELD_OUT_6,
-    HELD_OUT_7,
-    ORDINARY,
-    POLITE_TASKS,
-    REPLIES,
-    TASKS,
-    TUNING,
-)
+from standing.phrasings import ORDINARY, POLITE_TASKS, REPLIES, TASKS, TUNED_HALVES
 
 from hermes_core.standing.detect import find_directives
 
@@ -39,21 +26,7 @@ def _carried(text: str) -> bool:
     return any(d.kind == "instruction" for d in find_directives(text))
 
 
-TUNED = [
-    (kind, text)
-    for half in (
-        TUNING,
-        HELD_OUT,
-        HELD_OUT_2,
-        HELD_OUT_3,
-        HELD_OUT_4,
-        HELD_OUT_5,
-        HELD_OUT_6,
-        HELD_OUT_7,
-    )
-    for kind, texts in half.items()
-    for text in texts
-]
+TUNED = [(kind, text) for half in TUNED_HALVES for kind, texts in half.items() for text in texts]
 
 
 @pytest.mark.parametrize(("kind", "text"), TUNED)

@@ -31,6 +31,7 @@ must carry verbatim (the rest of the turn is talk).
 from __future__ import annotations
 
 __all__ = [
+    "ALL_HALVES",
     "FIRST_NOT_RULES",
     "FIRST_RULES",
     "HELD_OUT",
@@ -51,6 +52,7 @@ __all__ = [
     "TASKS",
     "TASKS_2",
     "TASKS_3",
+    "TUNED_HALVES",
     "TUNING",
     "rule_of",
 ]
@@ -868,20 +870,15 @@ RULE_SENTENCES = (
     "Anyway, please always give me the short version first.",
     "Also, I keep halal, so no pork or alcohol in anything you suggest.",
 )
+#: The halves tuned and trained on, in the order they were written.
+TUNED_HALVES = (
+    TUNING, HELD_OUT, HELD_OUT_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5, HELD_OUT_6, HELD_OUT_7
+)  # fmt: skip
+#: Every half of rules, the ones kept apart last.
+ALL_HALVES = (*TUNED_HALVES, HELD_OUT_8, HELD_OUT_9)
 RULE_IN: dict[str, str] = {
     turn: next(rule for rule in RULE_SENTENCES if rule in turn)
-    for half in (
-        TUNING,
-        HELD_OUT,
-        HELD_OUT_2,
-        HELD_OUT_3,
-        HELD_OUT_4,
-        HELD_OUT_5,
-        HELD_OUT_6,
-        HELD_OUT_7,
-        HELD_OUT_8,
-        HELD_OUT_9,
-    )
+    for half in ALL_HALVES
     for turn in half["inside a long turn"]
 }
 
