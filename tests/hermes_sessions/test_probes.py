@@ -37,6 +37,13 @@ def test_a_rare_token_reused_far_later_is_a_probe_and_a_near_one_is_not() -> Non
     request = [transcript[2], transcript[60]]
     assert probes[0].holds(request, transcript)
     assert not probes[0].holds([transcript[60]], transcript)
+    # quoted whole inside another message (LCM's note of recalled originals) counts; a part
+    # of it (the token alone, as a summary may carry it) does not
+    whole = transcript[2]["content"]
+    note = {"role": "user", "content": f"[LCM recalled from its summaries]\n\nM2: [user] {whole}"}
+    assert probes[0].holds([note, transcript[60]], transcript)
+    part = {"role": "user", "content": "[summary] the build log was /srv/app/build_7.log"}
+    assert not probes[0].holds([part, transcript[60]], transcript)
 
 
 def test_a_standing_instruction_is_asked_along_the_rest_of_the_session() -> None:

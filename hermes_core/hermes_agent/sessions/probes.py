@@ -4,7 +4,8 @@
   messages before in a user message or a tool result: a path, an identifier
   with digits or underscores, a number of four or more digits, a quoted error.
   The message that first held it must be in the request built for the later
-  one (verbatim).
+  one (verbatim: as a message, or its whole text inside one, as LCM's note of
+  recalled originals quotes it).
 * **Standing instruction.** A rule the user set for the rest of the session
   ("from now on ...", "always ...", "never ..."; the same detector the engines
   carry them with) must be in every later request (verbatim).
@@ -79,7 +80,10 @@ class Probe:
         """Whether ``request`` carries what this probe asks for, verbatim."""
         if self.kind == "rare_token":
             wanted = transcript[self.source].get("content")
-            return any(message.get("content") == wanted for message in request)
+            if any(message.get("content") == wanted for message in request):
+                return True
+            whole = text_of(transcript[self.source])
+            return bool(whole) and any(whole in text_of(message) for message in request)
         return any(self.token in text_of(message) for message in request)
 
 
