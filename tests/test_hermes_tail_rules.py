@@ -4,6 +4,8 @@ release, the release a plugin.yaml declares, and the rules' bounds on any conver
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -11,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hermes_core import ContextHost
 from hermes_core.sources.hermes import shims
 from hermes_core.sources.hermes.compressor_stand_in import ContextCompressor
-from hermes_core.sources.hermes.engine_folders import _declared_release
 from hermes_core.sources.hermes.tail_rules import release_for, row_tokens, tail_rule
 
 
@@ -36,13 +38,37 @@ def test_the_release_a_plugin_declares_is_the_newest_its_requirement_admits(
     assert release_for(spec) == release
 
 
-def test_a_folders_plugin_yaml_names_the_rules_its_compressor_follows(tmp_path: Path) -> None:
-    (tmp_path / "plugin.yaml").write_text("name: x\nrequires_hermes: '<0.20'\n", "utf-8")
-    assert _declared_release(tmp_path) == "0.19"
-    (tmp_path / "plugin.yaml").write_text("name: x\n", "utf-8")
-    assert _declared_release(tmp_path) is None
-    (tmp_path / "plugin.yaml").write_text("name: [x\n", "utf-8")  # unreadable: the default
-    assert _declared_release(tmp_path) is None
+FOLDER_ON_HERMES_COMPRESSOR = """
+from agent.context_compressor import ContextCompressor
+
+
+def register(ctx):
+    ctx.register_context_engine(ContextCompressor())
+"""
+
+
+@pytest.fixture
+def unloads_what_it_loads() -> Iterator[None]:
+    before = set(sys.modules)
+    yield
+    for name in set(sys.modules) - before:
+        if name.split(".")[0] in ("agent", "hermes_cli", "hermes_plugins"):
+            del sys.modules[name]
+
+
+@pytest.mark.parametrize(("manifest", "release"), [("requires_hermes: '<0.20'\n", "0.19"),
+                                                   ("", "0.22")])  # fmt: skip
+def test_a_folders_plugin_yaml_names_the_rules_its_compressor_follows(
+    tmp_path: Path, unloads_what_it_loads: None, manifest: str, release: str
+) -> None:
+    folder = tmp_path / "plugins" / "context_engine" / "tuned"
+    folder.mkdir(parents=True)
+    (folder / "plugin.yaml").write_text("name: tuned\n" + manifest, "utf-8")
+    (folder / "__init__.py").write_text(FOLDER_ON_HERMES_COMPRESSOR, "utf-8")
+    config = {"context": {"engine": "tuned"}}
+    with ContextHost.from_config(config, env={"HERMES_HOME": str(tmp_path)}) as host:
+        assert host.engine_name == "tuned", host.status()
+        assert host.engine.inner.hermes_release == release  # type: ignore[attr-defined]
 
 
 def test_the_stand_in_follows_the_release_it_was_made_under() -> None:

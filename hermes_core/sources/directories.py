@@ -124,7 +124,7 @@ def _record(path: Path, limit: float) -> EngineRecord:
         EngineStatus.AVAILABLE,
         description=data.get("description", ""),
         version=str(version) if version is not None else None,
-        load=lambda: load_directory_engine(path, limit),
+        load=lambda: load_directory_engine(path, limit, data.get("requires_hermes")),
     )
     try:
         gate = manifest_gate(manifest, data)
@@ -135,14 +135,17 @@ def _record(path: Path, limit: float) -> EngineRecord:
     return record
 
 
-def load_directory_engine(path: Path, limit: float = 0) -> Any:
+def load_directory_engine(path: Path, limit: float = 0, requires_hermes: Any = None) -> Any:
     """Import the engine folder at ``path`` as Hermes Agent does, within ``limit`` seconds;
     what the registry instantiates (see
     :func:`hermes_core.sources.hermes.engine_folders.load_engine_folder`).
+    ``requires_hermes``: its ``plugin.yaml``'s, read at discovery; the stand-ins follow the
+    rules of the Hermes release it admits.
     """
     from hermes_core.sources.hermes.engine_folders import load_engine_folder
+    from hermes_core.sources.hermes.tail_rules import release_for
 
-    return load_engine_folder(path, limit)
+    return load_engine_folder(path, limit, release_for(requires_hermes))
 
 
 class DirectorySource:

@@ -26,14 +26,12 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from hermes_core.config.yaml_source import YamlSyntaxError, parse_yaml
 from hermes_core.containment import PluginTimeout, call_with_limit
 from hermes_core.engine import ContextEngine
 from hermes_core.errors import NeedsHermesAgent
 from hermes_core.llm import LLM
 from hermes_core.sources.hermes import shims
 from hermes_core.sources.hermes.plugin_context import HermesPluginContext
-from hermes_core.sources.hermes.tail_rules import release_for
 from hermes_core.sources.hermes.wrapped_engine import HermesPluginEngine
 from hermes_core.sources.packages import import_package, package_name
 
@@ -120,17 +118,6 @@ def _ours(module: ModuleType, path: Path) -> type[ContextEngine] | None:
     return next(iter(found.values()), None)
 
 
-def _declared_release(path: Path) -> str | None:
-    """The Hermes release the folder's ``plugin.yaml`` admits (``requires_hermes``), whose
-    rules the stand-ins follow; None when it says none (or cannot be read)."""
-    manifest = path / "plugin.yaml"
-    try:
-        data = parse_yaml(manifest.read_text(encoding="utf-8")) if manifest.is_file() else None
-    except (OSError, UnicodeDecodeError, YamlSyntaxError):
-        return None
-    return release_for(data.get("requires_hermes")) if isinstance(data, dict) else None
-
-
 def _registered(path: Path, register: Callable[[Any], None], home: Path) -> Any:
     # Hermes' engine-folder loader takes whatever register(ctx) hands it: so does this one
     context = HermesPluginContext(path.name, checks_type=False)
@@ -144,11 +131,14 @@ class _FolderEngines:
     by ``register(ctx)``, else by instantiating its first Hermes engine class that can be;
     either within ``limit`` seconds (0: no limit)."""
 
-    def __init__(self, path: Path, module: ModuleType, limit: float = 0) -> None:
+    def __init__(
+        self, path: Path, module: ModuleType, limit: float = 0, release: str | None = None
+    ) -> None:
         self._path = path
         self._module = module
         self._limit = limit
-        self._release = _declared_release(path)
+        #: The Hermes release the folder's plugin.yaml admits: the stand-ins follow its rules.
+        self._release = release
 
     def _inner(self, home: Path) -> Any:
         with shims.following(self._release):
@@ -196,7 +186,7 @@ class _FolderEngines:
         return HermesPluginEngine(engine, llm=llm, hermes_home=home, name=self._path.name)
 
 
-def load_engine_folder(path: Path, limit: float = 0) -> Any:
+def load_engine_folder(path: Path, limit: float = 0, release: str | None = None) -> Any:
     """What the registry instantiates for the engine folder ``path``: the hermes-context
     engine class it exports, or a factory making one engine per host as Hermes' loader
     would (see the module docstring). Its import gets ``limit`` seconds, and so does each
@@ -216,4 +206,4 @@ def load_engine_folder(path: Path, limit: float = 0) -> Any:
         ours = _ours(module, path)
         if ours is not None:
             return ours
-    return _FolderEngines(path, module, limit)
+    return _FolderEngines(path, module, limit, release)
