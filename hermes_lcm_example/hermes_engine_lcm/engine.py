@@ -31,7 +31,15 @@ from hermes_core import (
 from hermes_core import hermes_home as default_home
 from hermes_engine_lcm import tools
 from hermes_engine_lcm.compaction import compact
-from hermes_engine_lcm.growing import HEADROOM, RECALLED, Built, grown, is_recall, recall_note
+from hermes_engine_lcm.growing import (
+    HEADROOM,
+    RECALLED,
+    Built,
+    grown,
+    is_recall,
+    new_since,
+    recall_note,
+)
 from hermes_engine_lcm.growing import key as growing_key
 from hermes_engine_lcm.pruning import is_lcm_stub, movable, stub
 from hermes_engine_lcm.relevance.models import choose_model, usable_encoder
@@ -386,10 +394,11 @@ class LCMEngine(ContextEngine):
         block = self.standing.of(sid).carried(budget).message
         with self._lock:
             built = self._built.get(sid) if self.settings.grow_requests else None
-        if built is not None and self.compression_count == built.compactions:
-            asked = incoming_message is not None and role_of(history[-1]) == "user"
-            note = self._recalled(sid, query, built, history, relevance) if asked else None
-            request = grown(built, history, str(block), self.compression_count, budget, note)
+        new = new_since(built, history, str(block), self.compression_count)
+        if built is not None and new is not None:
+            asked = bool(new) and incoming_message is not None and role_of(new[-1]) == "user"
+            note = self._recalled(sid, query, built, new, relevance) if asked else None
+            request = grown(built, new, budget, note)
             if request is not None:  # the last request and what is new: the same prefix
                 self._remember(sid, request, history, block)
                 return copy_messages(request)
@@ -423,12 +432,13 @@ class LCMEngine(ContextEngine):
         sid: str,
         query: str,
         built: Built,
-        history: list[Message],
+        new: list[Message],
         relevance: Relevance,
     ) -> Message | None:
-        """The note of the stored originals most relevant to ``query`` that the grown
-        request would lack (:mod:`.growing`), or None when it lacks none."""
-        present = {growing_key(m) for m in (*built.request, *history[built.history_length :])}
+        """The note of the stored originals most relevant to ``query`` that ``built``'s
+        request with ``new`` appended would lack (:mod:`.growing`), or None when it lacks
+        none."""
+        present = {growing_key(m) for m in (*built.request, *new)}
         with self.database.read() as db:
             ranked = relevance.ranked(db, [sid], query, RANKED_FOR_NOTE)
             bodies = self._messages.bodies(db, ranked)

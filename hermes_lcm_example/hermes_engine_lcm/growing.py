@@ -22,7 +22,10 @@ from typing import Any
 
 from hermes_core import Message, estimate_tokens, render_turns
 
-__all__ = ["HEADROOM", "RECALLED", "RECALL_PREFIX", "Built", "grown", "is_recall", "recall_note"]
+__all__ = [
+    "HEADROOM", "RECALLED", "RECALL_PREFIX", "Built", "grown", "is_recall", "new_since",
+    "recall_note",
+]  # fmt: skip
 
 #: The share of the budget a request built again leaves free for the turns after it.
 HEADROOM = 0.25
@@ -69,23 +72,25 @@ def recall_note(originals: Iterable[tuple[int, Message]]) -> Message | None:
     return {"role": "user", "content": RECALL_PREFIX + "\n\n" + "\n\n".join(parts)}
 
 
-def grown(
-    built: Built | None,
-    history: list[Message],
-    block: str,
-    compactions: int,
-    budget: int,
-    note: Message | None = None,
+def new_since(
+    built: Built | None, history: list[Message], block: str, compactions: int
 ) -> list[Message] | None:
-    """``built``'s request with the messages ``history`` gained since (``note`` just before
-    the last of them), when that fits ``budget`` and nothing else changed; None when a
-    request must be built anew."""
+    """The messages ``history`` gained since ``built`` was made, when its request can grow
+    (the same standing instructions, no compaction since, the history it was made from);
+    None when a request must be built anew."""
     if built is None or built.block != block or built.compactions != compactions:
         return None
     held = built.history_length
     if len(history) < held or (held and history[held - 1] != built.last):
         return None
-    new = history[held:]
+    return history[held:]
+
+
+def grown(
+    built: Built, new: list[Message], budget: int, note: Message | None = None
+) -> list[Message] | None:
+    """``built``'s request with ``new`` appended (``note`` just before the last of them),
+    when that fits ``budget``; None when it does not."""
     if note is not None and new:
         new = [*new[:-1], note, new[-1]]
     request = [*built.request, *new]

@@ -10,7 +10,7 @@ from itertools import pairwise
 from typing import Any
 
 from hermes_engine_lcm import LCMEngine
-from hermes_engine_lcm.growing import HEADROOM, Built, grown, is_recall
+from hermes_engine_lcm.growing import HEADROOM, Built, grown, is_recall, new_since
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -120,14 +120,16 @@ def test_a_grown_request_never_exceeds_its_budget(
     request = [{"role": "user", "content": "x" * size} for size in kept]
     history = [*request, *({"role": "user", "content": "y" * size} for size in new)]
     built = Built(request, len(request), request[-1] if request else None, "None", 0)
-    result = grown(built, history, "None", 0, budget)
+    gained = new_since(built, history, "None", 0)
+    assert gained is not None
+    result = grown(built, gained, budget)
     if result is not None:
         assert estimate_tokens(result) <= budget
         assert result[: len(request)] == request
     # a history that is not the one the request was built from never grows it
     if request and held_back:
         other = [*request[:-1], {"role": "user", "content": "changed"}, *history[len(request) :]]
-        assert grown(built, other, "None", 0, 10**9) is None
+        assert new_since(built, other, "None", 0) is None
 
 
 def test_a_new_ask_brings_what_it_needs_word_for_word_and_keeps_the_prefix(
