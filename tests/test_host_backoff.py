@@ -58,6 +58,15 @@ class Grows(Always):
         return [*messages[:-1], {"role": "user", "content": "a note " * 200}, messages[-1]]
 
 
+class Fails(Always):
+    @property
+    def name(self) -> str:
+        return "fails"
+
+    def compress(self, messages: Any, current_tokens: Any = None, focus_topic: Any = None) -> Any:
+        raise RuntimeError("the summariser is down")
+
+
 class Halves(Always):
     @property
     def name(self) -> str:
@@ -80,7 +89,7 @@ def drive(host: ContextHost, responses: int, prompt: int = 50_000) -> int:
     return ran
 
 
-@pytest.mark.parametrize("engine", [FreesNothing, Grows])
+@pytest.mark.parametrize("engine", [FreesNothing, Grows, Fails])
 def test_an_engine_that_does_not_help_gets_a_few_passes_not_one_a_turn(
     engine: type[Always], logs: EventCapture
 ) -> None:

@@ -62,8 +62,9 @@ class PassBackoff:
         return max(0, self._until - self._responses)
 
     def judge(self, before_tokens: int, after_tokens: int) -> tuple[str, int] | None:
-        """Judge a pass that ran over ``before_tokens`` and left ``after_tokens``: the reason
-        and length of the backoff it starts, or None when it helped."""
+        """Judge a pass that ran over ``before_tokens`` and left ``after_tokens`` (0 and 0 for
+        a pass that failed: it freed nothing): the reason and length of the backoff it
+        starts, or None when it helped."""
         with self._lock:
             since = None if self._last_pass is None else self._responses - self._last_pass
             self._last_pass = self._responses

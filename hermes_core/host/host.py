@@ -500,7 +500,7 @@ class ContextHost:
         outcome = self._passes.run(session, messages, keywords, timeout)
         before, after = outcome.before_tokens, outcome.after_tokens
         if outcome.outcome not in ("busy", "pool_exhausted"):  # those ran nothing
-            self._judge(session, before or 1, after if before else 1)
+            self._judge(session, before, after)  # a failed pass (no sizes) freed nothing
         if outcome.outcome == "compressed":
             if outcome.repaired:
                 logger.warning(
