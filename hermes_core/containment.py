@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
+from hermes_core.errors import PluginTimeout
+
 __all__ = [
     "PluginTimeout",
     "UserInterrupt",
@@ -27,11 +29,6 @@ __all__ = [
 ]
 
 T = TypeVar("T")
-
-
-class PluginTimeout(TimeoutError):
-    """Plugin code did not return within its limit; it goes on on a daemon thread of its own,
-    and whatever it does later is ignored."""
 
 
 class UserInterrupt(KeyboardInterrupt):

@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from hermes_core.config.yaml_source import YamlSyntaxError, parse_yaml
+from hermes_core.errors import ConfigEditError
 
 __all__ = [
     "ConfigEditError",
@@ -27,10 +28,6 @@ __all__ = [
     "set_context_engine",
     "without_key",
 ]
-
-
-class ConfigEditError(ValueError):
-    """The file cannot be edited safely by machine; the message says why and what to do."""
 
 
 def _scalar(name: str, style: str | None) -> str:

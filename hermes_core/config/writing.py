@@ -22,15 +22,12 @@ try:  # POSIX; elsewhere the check of the text read stands alone
     import fcntl
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
+from hermes_core.errors import ConfigChangedError
 
 __all__ = ["EDIT_TRIES", "ConfigChangedError", "edit_config_file", "write_config_text"]
 
 #: Edits made again from a file that changed while the last one was made, at most.
 EDIT_TRIES = 5
-
-
-class ConfigChangedError(RuntimeError):
-    """The file no longer holds the text an edit was made from: nothing was written."""
 
 
 def _read(path: Path) -> str | None:

@@ -10,6 +10,7 @@ try:  # The C loader is several times faster; both construct plain data only.
     from yaml import CSafeLoader as _SafeLoader
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
     from yaml import SafeLoader as _SafeLoader  # type: ignore[assignment]
+from hermes_core.errors import YamlSyntaxError
 
 __all__ = [
     "MAX_EXPANDED_NODES",
@@ -25,15 +26,6 @@ MAX_YAML_BYTES = 2 * 1024 * 1024
 #: How many values a document may hold once its aliases are expanded: an
 #: alias bomb of a few hundred bytes expands to billions.
 MAX_EXPANDED_NODES = 200_000
-
-
-class YamlSyntaxError(ValueError):
-    """The text is not valid YAML; ``line`` and ``column`` are 1-based or None."""
-
-    def __init__(self, message: str, line: int | None, column: int | None = None) -> None:
-        super().__init__(message)
-        self.line = line
-        self.column = column
 
 
 def _expanded_size(node: yaml.Node, sizes: dict[int, int]) -> int:

@@ -3,12 +3,19 @@
 Engines decide by class: :class:`LLMAuthError`, :class:`LLMQuotaError` and
 :class:`LLMNetworkError` mean "the LLM cannot be reached as configured; stop
 and leave the context alone"; :class:`LLMResponseError` means "it answered,
-but not usefully; fall back to something deterministic".
+but not usefully; fall back to something deterministic". They are defined, with
+every other error of hermes-context, in :mod:`hermes_core.errors`.
 """
 
 from __future__ import annotations
 
-from hermes_core.errors import HermesError
+from hermes_core.errors import (
+    LLMAuthError,
+    LLMError,
+    LLMNetworkError,
+    LLMQuotaError,
+    LLMResponseError,
+)
 
 __all__ = [
     "LLMAuthError",
@@ -17,28 +24,3 @@ __all__ = [
     "LLMQuotaError",
     "LLMResponseError",
 ]
-
-
-class LLMError(HermesError):
-    """Base class; ``status`` is the HTTP status when there was one. A
-    :class:`~hermes_core.HermesError`, like every error hermes-context raises."""
-
-    def __init__(self, message: str, *, status: int | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-
-
-class LLMAuthError(LLMError):
-    """401 or 403: the key is missing, wrong or not allowed to use the model."""
-
-
-class LLMQuotaError(LLMError):
-    """402, a quota-exhausted 429, or 429 still answered after every retry."""
-
-
-class LLMNetworkError(LLMError):
-    """No answer: connection refused, DNS failure, or a timeout."""
-
-
-class LLMResponseError(LLMError):
-    """An answer that cannot be used: a malformed body, no text, or a 4xx/5xx error."""

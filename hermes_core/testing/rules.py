@@ -17,7 +17,7 @@ from typing import Any
 
 from hermes_core.containment import reraise_user_interrupt
 from hermes_core.engine import ContextEngine
-from hermes_core.errors import EngineValidationError
+from hermes_core.errors import ContractViolation, EngineValidationError
 from hermes_core.messages import validate_messages
 from hermes_core.registry.validation import validate_engine
 from hermes_core.testing.conversations import sample_conversation
@@ -32,10 +32,6 @@ __all__ = [
 ]
 
 USAGE = {"prompt_tokens": 1234, "completion_tokens": 56, "total_tokens": 1290}
-
-
-class ContractViolation(AssertionError):
-    """A rule of the contract does not hold; the message says what was found."""
 
 
 def require(condition: object, what: str) -> None:

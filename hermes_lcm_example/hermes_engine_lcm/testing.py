@@ -31,11 +31,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from hermes_engine_lcm.errors import PostgresUnavailable
+
 __all__ = ["PostgresServer", "PostgresUnavailable", "find_binaries", "scratch_parent"]
-
-
-class PostgresUnavailable(RuntimeError):
-    """No PostgreSQL binaries here (install Debian's ``postgresql`` package)."""
 
 
 def find_binaries() -> Path:

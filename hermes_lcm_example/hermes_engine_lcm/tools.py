@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hermes_core import CHARS_PER_TOKEN, text_of
+from hermes_engine_lcm.errors import ToolError
 from hermes_engine_lcm.relevance.ranking import Relevance, fuse
 from hermes_engine_lcm.store.connection import Connection
 from hermes_engine_lcm.store.nodes import (
@@ -92,10 +93,6 @@ SCHEMAS: list[dict[str, Any]] = [
         "parameters": {"type": "object", "properties": {}},
     },
 ]
-
-
-class ToolError(Exception):
-    """A tool call that cannot be answered; its message goes back to the model as JSON."""
 
 
 def _int(args: dict[str, Any], key: str, default: int, low: int, high: int) -> int:

@@ -13,6 +13,7 @@ from typing import Any
 import plotille
 
 from hermes_core.cli.replay.simulation import ReplayReport
+from hermes_core.errors import PlotUnavailableError
 
 __all__ = [
     "IMAGE_SUFFIXES",
@@ -27,10 +28,6 @@ __all__ = [
 
 #: File endings ``--plot`` writes.
 IMAGE_SUFFIXES = (".png", ".svg")
-
-
-class PlotUnavailableError(RuntimeError):
-    """The image cannot be drawn here; the message says what to install."""
 
 
 def image_target_problem(path: Path) -> str | None:

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from hermes_core.errors import SessionStoreError
 from hermes_core.hermes_agent.sessions.summaries import SUMMARY_CANDIDATE_LIKE, is_summary
 from hermes_core.redaction import redact
 
@@ -66,10 +67,6 @@ _MESSAGE_COLUMNS = (
     "compacted",
 )
 _NEWER_COLUMNS = ("_compressed_summary",)
-
-
-class SessionStoreError(Exception):
-    """A store that cannot be read as it is: names the file and what to do."""
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from hermes_core.config.yaml_source import YamlSyntaxError, parse_yaml
 from hermes_core.containment import PluginTimeout, call_with_limit, reraise_user_interrupt
 from hermes_core.engine import ContextEngine
+from hermes_core.errors import NotAnEngine
 from hermes_core.llm import LLM
 from hermes_core.log import logger
 from hermes_core.names import is_valid_engine_name
@@ -239,10 +240,6 @@ def _built_on_hermes_compressor(plugin: HermesPlugin) -> bool:
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip()
     return text.splitlines()[0] if text else "(no message)"
-
-
-class NotAnEngine(Exception):
-    """A plugin registered, as its context engine, an object that is none."""
 
 
 def _registered_engine(plugin: HermesPlugin, register: Callable[[Any], None], home: Path) -> Any:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
+from hermes_engine_lcm.errors import ModelError
+
 __all__ = ["ModelError", "missing_extra"]
-
-
-class ModelError(RuntimeError):
-    """A model that cannot be loaded here; the message says which file and what to do."""
 
 
 def missing_extra(exc: ImportError) -> ModelError:

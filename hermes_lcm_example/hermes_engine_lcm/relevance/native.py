@@ -31,6 +31,8 @@ from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, TypeVar
 
+from hermes_engine_lcm.errors import NativeBusy, ProcessExiting
+
 __all__ = [
     "POLL_SECONDS",
     "URGENT_WAIT_SECONDS",
@@ -46,14 +48,6 @@ T = TypeVar("T")
 POLL_SECONDS = 0.2
 #: The longest an urgent job waits for its answer.
 URGENT_WAIT_SECONDS = 10.0
-
-
-class ProcessExiting(RuntimeError):
-    """The process is exiting: the job was not run."""
-
-
-class NativeBusy(RuntimeError):
-    """An urgent job got no answer in :data:`URGENT_WAIT_SECONDS`: it was dropped."""
 
 
 #: A job: its rank (0 urgent, 1 not), its number (first come, first served within a

@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from hermes_core import get_logger
+from hermes_engine_lcm.errors import StorePathError
 from hermes_engine_lcm.store.connection import SQLiteConnection
 from hermes_engine_lcm.store.embeddings import SQLITE_TABLE
 from hermes_engine_lcm.store.fingerprints import ensure_scheme
@@ -45,10 +46,6 @@ def fts5_available() -> bool:
         return False
     finally:
         probe.close()
-
-
-class StorePathError(ValueError):
-    """``lcm.database`` names a path the store cannot, or must not, write to."""
 
 
 def _open_path(path: Path) -> None:

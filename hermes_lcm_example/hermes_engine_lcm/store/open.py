@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from hermes_core import get_logger
+from hermes_engine_lcm.errors import MissingDriverError
 from hermes_engine_lcm.settings import LCMSettings
 from hermes_engine_lcm.store.connection import StoreDatabase
 from hermes_engine_lcm.store.database import Database
@@ -13,10 +14,6 @@ from hermes_engine_lcm.store.database import Database
 __all__ = ["MissingDriverError", "open_store"]
 
 logger = get_logger("hermes_core.engines.lcm")
-
-
-class MissingDriverError(RuntimeError):
-    """A PostgreSQL store is configured but psycopg is not installed."""
 
 
 def open_store(

@@ -41,6 +41,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from hermes_core import get_logger
 from hermes_core import redact as redact_text
+from hermes_engine_lcm.errors import StoreBusy, StoreConnectionError
 from hermes_engine_lcm.store.embeddings import POSTGRES_TABLE
 from hermes_engine_lcm.store.fingerprints import ensure_scheme
 from hermes_engine_lcm.store.postgres.connection import PostgresConnection
@@ -73,14 +74,6 @@ POOL_TIMEOUT = 10.0
 CONNECT_TIMEOUT = 10
 #: Seconds a probe of a server that was down may take.
 PROBE_TIMEOUT = 2
-
-
-class StoreConnectionError(RuntimeError):
-    """The PostgreSQL server named by ``lcm.database_url`` cannot be reached or used."""
-
-
-class StoreBusy(RuntimeError):
-    """A session's lock stayed held by another writer past ``lock_timeout``."""
 
 
 def redact(url: str) -> str:

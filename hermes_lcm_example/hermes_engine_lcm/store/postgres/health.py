@@ -16,14 +16,11 @@ import time
 from collections.abc import Callable
 
 from hermes_core import get_logger
+from hermes_engine_lcm.errors import StoreUnavailable
 
 __all__ = ["Breaker", "StoreUnavailable"]
 
 logger = get_logger("hermes_core.engines.lcm")
-
-
-class StoreUnavailable(RuntimeError):
-    """The store's server cannot be reached now; calls fail at once until it can."""
 
 
 class Breaker:

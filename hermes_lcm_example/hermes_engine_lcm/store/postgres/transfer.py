@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from hermes_engine_lcm.errors import TransferError
 from hermes_engine_lcm.store.database import Database
 from hermes_engine_lcm.store.postgres.database import LOCK_MIGRATIONS, PostgresDatabase
 
@@ -66,10 +67,6 @@ def _storable(value: object) -> object:
     if isinstance(value, str) and "\x00" in value:
         return value.replace("\x00", "\ufffd")
     return value
-
-
-class TransferError(RuntimeError):
-    """The store cannot be moved (the target is not empty, or the copy did not match)."""
 
 
 @dataclass(frozen=True)
