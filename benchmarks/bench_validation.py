@@ -16,7 +16,7 @@ import pluggy
 from judging import Target, judge, median_ratio
 
 from hermes_compressor import CompressorEngine
-from hermes_core.hookspecs import ENGINE_HOOKS, ContextEngineSpec
+from hermes_core.hooks._specs import ENGINE_HOOKS, ContextEngineSpec
 from hermes_core.registry.validation import validate_engine
 
 

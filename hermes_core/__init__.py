@@ -26,7 +26,7 @@ from hermes_core.config import (
     whole_number,
 )
 from hermes_core.discovery import default_sources, discover
-from hermes_core.engine import ContextEngine, Message
+from hermes_core.engine import ContextEngine
 from hermes_core.errors import (
     ConfigError,
     ConfigProblem,
@@ -39,14 +39,17 @@ from hermes_core.errors import (
     HermesError,
     UnknownKey,
 )
-from hermes_core.hook_record import Hook
-from hermes_core.hookspecs import (
+from hermes_core.hooks._markers import hookimpl, hookspec
+from hermes_core.hooks._record import Hook
+from hermes_core.hooks._signatures import accepted_keywords
+from hermes_core.hooks._specs import (
     ENGINE_HOOKS,
     HOOKS,
     HOST_OFFERED_KEYWORDS,
     HOST_REQUIRED_ARGUMENTS,
     EngineRegistration,
 )
+from hermes_core.hooks._types import Message, Messages, ToolSchema, Usage
 from hermes_core.host import ContextHost
 from hermes_core.host.counters import HostCounters
 from hermes_core.llm import (
@@ -61,7 +64,6 @@ from hermes_core.llm import (
     LLMResponseError,
 )
 from hermes_core.log import LOGGER_NAME, EventLogger, event_fields, get_logger
-from hermes_core.markers import hookimpl, hookspec
 from hermes_core.messages import (
     ENGINE_MARKERS,
     MAX_NESTING,
@@ -87,7 +89,6 @@ from hermes_core.registry import (
     EngineStatus,
     activate,
 )
-from hermes_core.signatures import accepted_keywords
 from hermes_core.sources.entry_points import ENGINE_GROUP, PLUGIN_GROUP
 from hermes_core.sources.general_plugins import PluginContext
 from hermes_core.sources.source import DiscoveryContext, Source
@@ -153,12 +154,15 @@ __all__ = [
     "LLMResponseError",
     "Message",
     "MessageProblem",
+    "Messages",
     "PluginContext",
     "PruneGate",
     "SessionInstructions",
     "Source",
     "StandingInstructions",
+    "ToolSchema",
     "UnknownKey",
+    "Usage",
     "__version__",
     "accepted_keywords",
     "activate",

@@ -16,15 +16,13 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from hermes_core.hooks._types import Message, Messages, ToolSchema, Usage
 from hermes_core.thresholds import resolve_model_threshold
 
 if TYPE_CHECKING:
     from hermes_core.config.rules import KeyRule
 
 __all__ = ["ContextEngine", "Message"]
-
-#: One OpenAI-format chat message (``{"role": ..., "content": ...}``).
-Message = dict[str, Any]
 
 
 class ContextEngine(ABC):
@@ -88,10 +86,10 @@ class ContextEngine(ABC):
     @abstractmethod
     def compress(
         self,
-        messages: list[Message],
+        messages: Messages,
         current_tokens: int | None = None,
         focus_topic: str | None = None,
-    ) -> list[Message]:
+    ) -> Messages:
         """Compact ``messages`` and return a new, valid OpenAI-format message list.
 
         ``focus_topic`` comes from a manual ``/compress <focus>``; engines that
@@ -111,7 +109,7 @@ class ContextEngine(ABC):
         """
         return self.should_compress(prompt_tokens), None
 
-    def should_compress_preflight(self, messages: list[Message]) -> bool:
+    def should_compress_preflight(self, messages: Messages) -> bool:
         """Cheap estimate before a provider call; True asks for exactly one pass. Default: False."""
         return False
 
@@ -120,7 +118,7 @@ class ContextEngine(ABC):
         estimate of ``rough_tokens`` (a compressed request that already fit). Default: False."""
         return False
 
-    def has_content_to_compress(self, messages: list[Message]) -> bool:
+    def has_content_to_compress(self, messages: Messages) -> bool:
         """Return False when a pass could not free anything. Default: True."""
         return True
 
@@ -133,7 +131,7 @@ class ContextEngine(ABC):
         """
         return None
 
-    def on_session_end(self, session_id: str, messages: list[Message]) -> None:
+    def on_session_end(self, session_id: str, messages: Messages) -> None:
         """A real session boundary (exit, reset, gateway expiry); flush state. Default: no-op."""
         return None
 
@@ -174,7 +172,7 @@ class ContextEngine(ABC):
         )
         self.threshold_tokens = int(context_length * self.threshold_percent)
 
-    def get_tool_schemas(self) -> list[dict[str, Any]]:
+    def get_tool_schemas(self) -> list[ToolSchema]:
         """JSON-schema descriptions of the tools this engine offers the model. Default: none."""
         return []
 
@@ -205,12 +203,12 @@ class ContextEngine(ABC):
 
     def select_context(
         self,
-        request_messages: list[Message],
+        request_messages: Messages,
         *,
-        conversation_messages: list[Message] | None = None,
+        conversation_messages: Messages | None = None,
         incoming_message: Message | None = None,
         budget_tokens: int = 0,
-    ) -> list[Message] | None:
+    ) -> Messages | None:
         """Replace the messages of this one provider request, or return None to keep them.
 
         Runs before every provider request (again on retries). The engine
@@ -222,8 +220,8 @@ class ContextEngine(ABC):
         return None
 
     def prune_tool_results_only(
-        self, messages: list[Message], current_tokens: int | None = None
-    ) -> tuple[list[Message], int]:
+        self, messages: Messages, current_tokens: int | None = None
+    ) -> tuple[Messages, int]:
         """Shrink old tool results without an LLM, below the compression threshold.
 
         Return a new list and how many messages changed, or ``(messages, 0)``
@@ -256,7 +254,7 @@ class ContextEngine(ABC):
         return copy.deepcopy(self)
 
     def on_turn_complete(
-        self, messages: list[Message], usage: dict[str, Any] | None = None, **kwargs: Any
+        self, messages: Messages, usage: Usage | None = None, **kwargs: Any
     ) -> None:
         """Observe a finished turn (best effort); the return value is ignored.
 

@@ -1,16 +1,17 @@
-"""The pluggy markers of the ``hermes`` project."""
+"""Deprecated: ``hermes_core.markers`` moved into :mod:`hermes_core.hooks`; import from there
+(or from :mod:`hermes_core`). This alias goes in the next minor release."""
 
 from __future__ import annotations
 
-import pluggy
+import warnings
 
-__all__ = ["PROJECT_NAME", "hookimpl", "hookspec"]
+from hermes_core.hooks import _markers
+from hermes_core.hooks._markers import *  # noqa: F403
 
-#: The pluggy project name: hook attributes are ``hermes_spec`` / ``hermes_impl``.
-PROJECT_NAME = "hermes"
+__all__ = list(_markers.__all__)
 
-#: Marks a hook specification in :mod:`hermes_core.hookspecs`.
-hookspec = pluggy.HookspecMarker(PROJECT_NAME)
-
-#: Marks a general plugin's hook implementation, e.g. ``register_context_engines``.
-hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
+warnings.warn(
+    "hermes_core.markers is deprecated: import from hermes_core.hooks",
+    DeprecationWarning,
+    stacklevel=2,
+)

@@ -13,7 +13,7 @@ from hermes_engine_lcm.settings import RULES as LCM_RULES
 
 from hermes_compressor.settings import RULES as COMPRESSOR_RULES
 from hermes_core.config.schema import KEYS
-from hermes_core.hookspecs import ContextEngineSpec, PluginSpec
+from hermes_core.hooks._specs import ContextEngineSpec, PluginSpec
 
 DOCS = Path(__file__).parents[1] / "docs"
 CONTRACT = (DOCS / "contract.md").read_text(encoding="utf-8")
@@ -43,7 +43,7 @@ def config_reference() -> Any:
 def test_every_hookspec_has_a_section_generated_from_its_docstring(spec: str, hook: str) -> None:
     # one directive per spec class: mkdocstrings gives each hook its heading, signature and
     # table-of-contents entry (the browser test checks them), so a new hook needs no edit here
-    assert CONTRACT.count(f"::: hermes_core.hookspecs.{spec}\n") == 1
+    assert CONTRACT.count(f"::: hermes_core.hooks.{spec}\n") == 1
     assert f"### `{hook}`" not in CONTRACT
     assert inspect.getdoc(getattr(globals()[spec], hook)), f"{hook} has no docstring"
 

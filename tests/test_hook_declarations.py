@@ -14,7 +14,7 @@ import pytest
 
 from hermes_core import HOOKS, ContextEngine, ContextHost, Hook
 from hermes_core.hermes_agent.adapter import _Hosted
-from hermes_core.hook_record import BOUNDED, INLINE, PASS, engine_hook
+from hermes_core.hooks._record import BOUNDED, INLINE, PASS, engine_hook
 from hermes_core.host.generic import generic_method
 from hermes_core.sources.hermes.hermes_abc import HermesContextEngine
 from hermes_core.sources.hermes.wrapped_engine import HermesPluginEngine
@@ -120,7 +120,7 @@ def test_the_base_class_has_each_hook_abstract_exactly_when_declared_required(ho
 
 
 def test_the_declarations_are_the_specs() -> None:
-    from hermes_core.hookspecs import ContextEngineSpec
+    from hermes_core.hooks._specs import ContextEngineSpec
 
     for hook in HOOKS.values():
         spec = getattr(ContextEngineSpec, hook.name)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from hermes_core import ContextEngine, ContextHost
-from hermes_core.hookspecs import HOOKS
+from hermes_core.hooks._specs import HOOKS
 from hermes_core.testing import host_for
 
 

@@ -10,7 +10,7 @@ import pluggy
 import pytest
 
 from hermes_core import ContextEngine, EngineValidationError, hookimpl
-from hermes_core.hookspecs import (
+from hermes_core.hooks._specs import (
     ENGINE_HOOKS,
     HOOKS,
     HOST_OFFERED_KEYWORDS,

@@ -53,21 +53,21 @@ MUTANTS: tuple[Mutant, ...] = (
     # ---------------------------------------------------------------- hook fallbacks
     Mutant(
         "should_compress falls back to True (a pass on every failure)",
-        "hermes_core/hookspecs.py",
+        "hermes_core/hooks/_specs.py",
         "        fallback_value=False,\n    )\n    def should_compress(",
         "        fallback_value=True,\n    )\n    def should_compress(",
         HOST,
     ),
     Mutant(
         "should_compress_info falls back to 'compress'",
-        "hermes_core/hookspecs.py",
+        "hermes_core/hooks/_specs.py",
         'fallback_value=(False, "engine_error")',
         'fallback_value=(True, "engine_error")',
         HOST,
     ),
     Mutant(
         "get_tool_schemas falls back to a tool",
-        "hermes_core/hookspecs.py",
+        "hermes_core/hooks/_specs.py",
         "        fallback_value=[],",
         '        fallback_value=[{"name": "ghost", "parameters": {"type": "object"}}],',
         HOST,

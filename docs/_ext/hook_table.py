@@ -1,7 +1,7 @@
 """The contract page's table of engine hooks, written from their declarations.
 
 A part ``<!-- engine-hooks -->`` (see ``generated.py``) holds one row per hook of
-:data:`hermes_core.hookspecs.HOOKS`: the host method an agent calls, how the
+:data:`hermes_core.hooks.HOOKS`: the host method an agent calls, how the
 host calls the engine, what the caller gets when the engine fails or is late,
 whether (and how) Hermes Agent 0.19 calls it, and since which Hermes release its base
 class has it. The page cannot disagree
@@ -18,7 +18,7 @@ HOW = {
 
 
 def render() -> str:
-    from hermes_core.hookspecs import HOOKS
+    from hermes_core.hooks._specs import HOOKS
 
     rows = [
         "| hook | `ContextHost` method | how the host calls it | when it fails or is late "

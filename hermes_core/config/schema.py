@@ -12,8 +12,8 @@ from typing import Any
 
 from hermes_core.config.checks import is_bool, is_fraction, seconds, share, whole_number
 from hermes_core.config.rules import KeyRule
-from hermes_core.hook_record import BOUNDED, INLINE
-from hermes_core.hookspecs import HOOKS
+from hermes_core.hooks._record import BOUNDED, INLINE
+from hermes_core.hooks._specs import HOOKS
 from hermes_core.names import ENGINE_NAME_RULE, is_valid_engine_name
 from hermes_core.redaction import describe_secret, is_secret_key, quote_body
 

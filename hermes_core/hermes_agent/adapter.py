@@ -33,8 +33,9 @@ from typing import Any
 
 from hermes_core.config import load_config
 from hermes_core.discovery import discover
-from hermes_core.hook_record import Hook
-from hermes_core.hookspecs import HOOKS
+from hermes_core.hooks._record import Hook
+from hermes_core.hooks._specs import HOOKS
+from hermes_core.hooks._types import Message, Messages, ToolSchema
 from hermes_core.host import ContextHost
 from hermes_core.log import logger
 from hermes_core.registry import EngineRegistry
@@ -94,27 +95,27 @@ class _Hosted:
 
     def compress(
         self,
-        messages: list[dict[str, Any]],
+        messages: Messages,
         current_tokens: int | None = None,
         focus_topic: str | None = None,
         force: bool = False,
         memory_context: str = "",
-    ) -> list[dict[str, Any]]:
+    ) -> Messages:
         return self.host.compress(messages, current_tokens, focus_topic, force, memory_context)
 
-    def should_compress_preflight(self, messages: list[dict[str, Any]]) -> bool:
+    def should_compress_preflight(self, messages: Messages) -> bool:
         return self.host.should_compress_preflight(messages)
 
     def should_defer_preflight_to_real_usage(self, rough_tokens: int) -> bool:
         return self.host.should_defer_preflight_to_real_usage(rough_tokens)
 
-    def has_content_to_compress(self, messages: list[dict[str, Any]]) -> bool:
+    def has_content_to_compress(self, messages: Messages) -> bool:
         return self.host.has_content_to_compress(messages)
 
     def on_session_start(self, session_id: str, **kwargs: Any) -> None:
         self.host.start_session(session_id, **kwargs)
 
-    def on_session_end(self, session_id: str, messages: list[dict[str, Any]]) -> None:
+    def on_session_end(self, session_id: str, messages: Messages) -> None:
         self.host.end_session(session_id, messages)
 
     def on_session_reset(self) -> None:
@@ -122,12 +123,12 @@ class _Hosted:
 
     def select_context(
         self,
-        request_messages: list[dict[str, Any]],
+        request_messages: Messages,
         *,
-        conversation_messages: list[dict[str, Any]] | None = None,
-        incoming_message: dict[str, Any] | None = None,
+        conversation_messages: Messages | None = None,
+        incoming_message: Message | None = None,
         budget_tokens: int = 0,
-    ) -> list[dict[str, Any]]:
+    ) -> Messages:
         # Hermes passes the model's whole window (or 0): a request never takes the reply's
         # room, so the budget is at most the host's input budget
         budget = self.host.input_budget_tokens
@@ -137,7 +138,7 @@ class _Hosted:
             request_messages, conversation_messages, incoming_message, budget
         )
 
-    def get_tool_schemas(self) -> list[dict[str, Any]]:
+    def get_tool_schemas(self) -> list[ToolSchema]:
         # Hermes Agent wraps bare function schemas itself
         return [entry["function"] for entry in self.host.tool_schemas()]
 

@@ -17,10 +17,10 @@ import copy
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from hermes_core.hook_record import INLINE, Hook
+from hermes_core.hooks._record import INLINE, Hook
+from hermes_core.hooks._signatures import accepted_keywords
 from hermes_core.host.bounded import contained
 from hermes_core.messages import copy_message, copy_messages
-from hermes_core.signatures import accepted_keywords
 
 if TYPE_CHECKING:
     from hermes_core.host.host import ContextHost

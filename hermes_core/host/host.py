@@ -23,8 +23,10 @@ import pluggy
 from hermes_core.config import HermesConfig, load_config
 from hermes_core.containment import reraise_user_interrupt
 from hermes_core.discovery import discover
-from hermes_core.engine import ContextEngine, Message
-from hermes_core.hookspecs import ENGINE_HOOKS, HOOKS, HOST_OFFERED_KEYWORDS
+from hermes_core.engine import ContextEngine
+from hermes_core.hooks._signatures import accepted_keywords
+from hermes_core.hooks._specs import ENGINE_HOOKS, HOOKS, HOST_OFFERED_KEYWORDS
+from hermes_core.hooks._types import Message, Messages, ToolSchema
 from hermes_core.host.backoff import PassBackoff
 from hermes_core.host.bounded import BoundedCalls, contained
 from hermes_core.host.counters import HostCounters
@@ -43,7 +45,6 @@ from hermes_core.log import logger
 from hermes_core.messages import copy_messages
 from hermes_core.redaction import redact
 from hermes_core.registry import Activation, EngineRegistry, activate
-from hermes_core.signatures import accepted_keywords
 
 __all__ = ["ContextHost"]
 
@@ -259,7 +260,7 @@ class ContextHost:
             **accepted_keywords(self.engine.on_session_start, offered),
         )
 
-    def end_session(self, session_id: str, messages: list[Message]) -> None:
+    def end_session(self, session_id: str, messages: Messages) -> None:
         """A real boundary (exit, reset, gateway expiry): ``on_session_end`` with a copy."""
         end = self._methods["on_session_end"]
         self._bounded("on_session_end", lambda: end(session_id, copy_messages(messages)), None)
@@ -420,7 +421,7 @@ class ContextHost:
         self._bad_result("should_compress_info", result)
         return False, "engine_error"
 
-    def should_compress_preflight(self, messages: list[Message]) -> bool:
+    def should_compress_preflight(self, messages: Messages) -> bool:
         """Below the threshold, may ask for exactly one pass; False on failure."""
         preflight = self._methods["should_compress_preflight"]
         asked = contained(
@@ -445,7 +446,7 @@ class ContextHost:
             is True
         )
 
-    def has_content_to_compress(self, messages: list[Message]) -> bool:
+    def has_content_to_compress(self, messages: Messages) -> bool:
         """Whether a pass could free anything (a manual ``/compress`` asks first).
 
         Bounded like every call that may do work; True (attempt) on failure, as
@@ -461,14 +462,14 @@ class ContextHost:
 
     def compress(
         self,
-        messages: list[Message],
+        messages: Messages,
         current_tokens: int | None = None,
         focus_topic: str | None = None,
         force: bool = False,
         memory_context: str = "",
         *,
         session_id: str | None = None,
-    ) -> list[Message]:
+    ) -> Messages:
         """Run one compression pass and return the messages to continue with.
 
         The engine gets a private deep copy; keywords reach it only when its
@@ -572,11 +573,11 @@ class ContextHost:
 
     def prune_tool_results(
         self,
-        messages: list[Message],
+        messages: Messages,
         current_tokens: int | None = None,
         *,
         session_id: str | None = None,
-    ) -> tuple[list[Message], int]:
+    ) -> tuple[Messages, int]:
         """Below the threshold, let the engine shrink old tool results without an LLM:
         ``(new messages, how many changed)``, or ``(messages, 0)`` with the very list
         passed in. Call it after each response, as Hermes Agent 0.22 does; the engine
@@ -692,12 +693,12 @@ class ContextHost:
 
     def select_context(
         self,
-        request_messages: list[Message],
-        conversation_messages: list[Message] | None = None,
+        request_messages: Messages,
+        conversation_messages: Messages | None = None,
         incoming_message: Message | None = None,
         budget_tokens: int = 0,
         session_id: str | None = None,
-    ) -> list[Message]:
+    ) -> Messages:
         """The messages to send in this one provider request of ``session_id`` (default: the
         current session, the one of the last :meth:`start_session`).
 
@@ -732,12 +733,12 @@ class ContextHost:
 
     def _selected(
         self,
-        request_messages: list[Message],
-        conversation_messages: list[Message] | None,
+        request_messages: Messages,
+        conversation_messages: Messages | None,
         incoming_message: Message | None,
         budget_tokens: int,
         session_id: str | None,
-    ) -> list[Message]:
+    ) -> Messages:
         """The engine's selection, bounded; ``request_messages`` on any failure."""
         selection = self._selection
         assert selection is not None
@@ -767,7 +768,7 @@ class ContextHost:
 
     def turn_complete(
         self,
-        messages: list[Message],
+        messages: Messages,
         usage: Mapping[str, Any] | None = None,
         *,
         session_id: str | None = None,
@@ -804,13 +805,13 @@ class ContextHost:
 
     # ------------------------------------------------------------------ tools
 
-    def tool_schemas(self, existing_tool_names: Iterable[str] = ()) -> list[dict[str, Any]]:
+    def tool_schemas(self, existing_tool_names: Iterable[str] = ()) -> list[ToolSchema]:
         """The engine's tools as ``{"type": "function", "function": schema}`` entries.
 
         Nameless schemas and names among ``existing_tool_names`` are skipped
         with a warning. An engine that fails here offers no tools.
         """
-        schemas: list[dict[str, Any]] = self._bounded(
+        schemas: list[ToolSchema] = self._bounded(
             "get_tool_schemas", self._methods["get_tool_schemas"], []
         )
         entries, names = tool_entries(schemas, existing_tool_names, self.engine_name)
@@ -821,7 +822,7 @@ class ContextHost:
         self,
         name: str,
         args: Any,
-        messages: list[Message] | None = None,
+        messages: Messages | None = None,
         *,
         session_id: str | None = None,
     ) -> str:

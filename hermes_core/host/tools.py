@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from hermes_core.containment import reraise_user_interrupt
+from hermes_core.hooks._types import ToolSchema
 from hermes_core.log import logger
 
 __all__ = [
@@ -18,7 +19,7 @@ __all__ = [
 
 def tool_entries(
     schemas: object, existing_tool_names: Iterable[str], engine_name: str
-) -> tuple[list[dict[str, Any]], frozenset[str]]:
+) -> tuple[list[ToolSchema], frozenset[str]]:
     """``{"type": "function", "function": schema}`` entries and the names they offer.
 
     Schemas without a string ``name`` and names that clash with the host's

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from hermes_core.engine import ContextEngine
-from hermes_core.signatures import call_with_accepted
+from hermes_core.hooks._signatures import call_with_accepted
 
 __all__ = ["EngineFactory", "as_factory", "build_engine", "describe_registration"]
 

@@ -10,7 +10,6 @@ from typing import Any
 
 import pluggy
 
-from hermes_core import hookspecs
 from hermes_core.config import HermesConfig
 from hermes_core.containment import reraise_user_interrupt
 from hermes_core.engine import ContextEngine
@@ -22,14 +21,15 @@ from hermes_core.errors import (
     EngineNotFoundError,
     NeedsHermesAgent,
 )
+from hermes_core.hooks import _specs as hookspecs
+from hermes_core.hooks._markers import PROJECT_NAME
+from hermes_core.hooks._signatures import accepted_keywords
 from hermes_core.llm.config import AuxiliaryLLMConfig
 from hermes_core.log import logger
-from hermes_core.markers import PROJECT_NAME
 from hermes_core.registry.compat import HERMES_DISTRIBUTION
 from hermes_core.registry.factories import EngineFactory, as_factory, build_engine
 from hermes_core.registry.records import EngineRecord, EngineSource, EngineStatus
 from hermes_core.registry.validation import validate_engine
-from hermes_core.signatures import accepted_keywords
 
 __all__ = ["EngineRegistry"]
 

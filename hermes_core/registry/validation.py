@@ -1,7 +1,7 @@
 """Checking an engine against the hookspecs before it is used.
 
 One check per spec-named method, read from the hook's declaration
-(:data:`hermes_core.hookspecs.HOOKS`): every parameter the method requires must
+(:data:`hermes_core.hooks.HOOKS`): every parameter the method requires must
 be a parameter of the spec (positional or keyword-only alike), and the method
 must accept the arguments the host always passes, in the host's order. The
 result is an :class:`~hermes_core.EngineValidationError` naming the method and
@@ -21,7 +21,7 @@ from typing import Any
 
 from hermes_core.engine import ContextEngine
 from hermes_core.errors import EngineValidationError
-from hermes_core.hookspecs import (
+from hermes_core.hooks._specs import (
     ENGINE_HOOKS,
     HOOKS,
     HOST_OFFERED_KEYWORDS,

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any
 import importlib_metadata
 import pluggy
 
-from hermes_core import hookspecs
 from hermes_core.containment import call_with_limit, reraise_user_interrupt
 from hermes_core.engine import ContextEngine
+from hermes_core.hooks import _specs as hookspecs
+from hermes_core.hooks._markers import PROJECT_NAME
 from hermes_core.log import logger
-from hermes_core.markers import PROJECT_NAME
 from hermes_core.names import ENGINE_NAME_RULE, is_valid_engine_name
 from hermes_core.registry.records import EngineRecord, EngineSource, EngineStatus
 from hermes_core.sources.entry_points import PLUGIN_GROUP, DeclaredEntryPoint
@@ -86,7 +86,7 @@ class PluginContext:
 
 
 def new_plugin_manager() -> pluggy.PluginManager:
-    """A plugin manager for general plugins, knowing :class:`~hermes_core.hookspecs.PluginSpec`."""
+    """A plugin manager for general plugins, knowing :class:`~hermes_core.hooks.PluginSpec`."""
     manager = pluggy.PluginManager(PROJECT_NAME)
     manager.add_hookspecs(hookspecs.PluginSpec)
     return manager

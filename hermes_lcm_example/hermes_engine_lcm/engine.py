@@ -18,9 +18,12 @@ from hermes_core import (
     FailureCooldown,
     HermesConfig,
     Message,
+    Messages,
     PruneGate,
     SessionInstructions,
     StandingInstructions,
+    ToolSchema,
+    Usage,
     copy_messages,
     estimate_message_tokens,
     estimate_tokens,
@@ -153,7 +156,7 @@ class LCMEngine(ContextEngine):
         self._tail_exceeds: dict[str, bool] = {}
         #: The last request built per session, for a repeated ask (retries); the most recently
         #: used :data:`KEPT_SELECTIONS` sessions only, so idle sessions cost no memory.
-        self._selections: OrderedDict[str, tuple[Any, list[Message]]] = OrderedDict()
+        self._selections: OrderedDict[str, tuple[Any, Messages]] = OrderedDict()
         #: Per session, the tokens of the history the agent held at the request LCM built
         #: this turn: that request fills the budget from the store, and its size says
         #: nothing of whether the agent's own context needs folding. Cleared when the turn
@@ -251,13 +254,13 @@ class LCMEngine(ContextEngine):
 
     def compress(
         self,
-        messages: list[Message],
+        messages: Messages,
         current_tokens: int | None = None,
         focus_topic: str | None = None,
         force: bool = False,
         session_id: str | None = None,
         deadline: float | None = None,
-    ) -> list[Message]:
+    ) -> Messages:
         """Store what is new, fold the oldest context into summaries, return the active context.
 
         An automatic pass folds until the active context is at half the threshold
@@ -308,10 +311,10 @@ class LCMEngine(ContextEngine):
 
     def prune_tool_results_only(
         self,
-        messages: list[Message],
+        messages: Messages,
         current_tokens: int | None = None,
         session_id: str | None = None,
-    ) -> tuple[list[Message], int]:
+    ) -> tuple[Messages, int]:
         """Below the threshold, move old tool results out of the request: each becomes a
         stub naming its stored message, which ``lcm_expand`` returns whole.
 
@@ -365,13 +368,13 @@ class LCMEngine(ContextEngine):
 
     def select_context(
         self,
-        request_messages: list[Message],
+        request_messages: Messages,
         *,
-        conversation_messages: list[Message] | None = None,
+        conversation_messages: Messages | None = None,
         incoming_message: Message | None = None,
         budget_tokens: int = 0,
         session_id: str | None = None,
-    ) -> list[Message] | None:
+    ) -> Messages | None:
         """System prompt, summaries, the originals most relevant to the ask, and the fresh tail."""
         sid = self._sid(session_id)
         history = list(
@@ -432,7 +435,7 @@ class LCMEngine(ContextEngine):
         sid: str,
         query: str,
         built: Built,
-        new: list[Message],
+        new: Messages,
         relevance: Relevance,
     ) -> Message | None:
         """The note of the stored originals most relevant to ``query`` that ``built``'s
@@ -447,7 +450,7 @@ class LCMEngine(ContextEngine):
         return recall_note((i, bodies[i]) for i in chosen)
 
     def _remember(
-        self, sid: str, request: list[Message], history: list[Message], block: Message | None
+        self, sid: str, request: Messages, history: Messages, block: Message | None
     ) -> None:
         """Keep ``request`` as the session's last, for the next to grow from."""
         built = Built(
@@ -459,8 +462,8 @@ class LCMEngine(ContextEngine):
 
     def on_turn_complete(
         self,
-        messages: list[Message],
-        usage: dict[str, Any] | None = None,
+        messages: Messages,
+        usage: Usage | None = None,
         session_id: str | None = None,
         **kwargs: Any,
     ) -> None:
@@ -477,7 +480,7 @@ class LCMEngine(ContextEngine):
         with self.database.write(sid) as db:
             open_session(db, sid)
 
-    def on_session_end(self, session_id: str, messages: list[Message]) -> None:
+    def on_session_end(self, session_id: str, messages: Messages) -> None:
         """Store what is new and forget what this engine kept in memory for the session
         (the store keeps everything)."""
         sid = session_key(session_id)
@@ -513,15 +516,15 @@ class LCMEngine(ContextEngine):
 
     # ------------------------------------------------------------------ tools
 
-    def get_tool_schemas(self) -> list[dict[str, Any]]:
-        schemas: list[dict[str, Any]] = json.loads(json.dumps(tools.SCHEMAS))  # their own copy
+    def get_tool_schemas(self) -> list[ToolSchema]:
+        schemas: list[ToolSchema] = json.loads(json.dumps(tools.SCHEMAS))  # their own copy
         return schemas
 
     def handle_tool_call(
         self,
         name: str,
         args: dict[str, Any],
-        messages: list[Message] | None = None,
+        messages: Messages | None = None,
         session_id: str | None = None,
         **kwargs: Any,
     ) -> str:

@@ -151,13 +151,13 @@ def test_every_hook_on_the_contract_page_has_its_description(
 ) -> None:
     from selenium.webdriver.common.by import By
 
-    from hermes_core.hookspecs import ContextEngineSpec, PluginSpec
+    from hermes_core.hooks._specs import ContextEngineSpec, PluginSpec
 
     driver = browser
     driver.get(site_url + "/contract/")
     for spec in (ContextEngineSpec, PluginSpec):
         for hook in (name for name in vars(spec) if not name.startswith("_")):
-            anchor = f"hermes_core.hookspecs.{spec.__name__}.{hook}"
+            anchor = f"hermes_core.hooks.{spec.__name__}.{hook}"
             heading = driver.find_element(By.ID, anchor)
             contents = heading.find_element(
                 By.XPATH, "following-sibling::div[contains(@class, 'doc-contents')][1]"
@@ -192,7 +192,7 @@ def test_every_configuration_key_has_its_section_in_the_reference(
 def test_the_contract_page_has_one_toc_entry_per_hook(browser: WebDriver, site_url: str) -> None:
     from selenium.webdriver.common.by import By
 
-    from hermes_core.hookspecs import ContextEngineSpec, PluginSpec
+    from hermes_core.hooks._specs import ContextEngineSpec, PluginSpec
 
     driver = browser
     driver.get(site_url + "/contract/")

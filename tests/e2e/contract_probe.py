@@ -121,7 +121,7 @@ def adapter_side() -> dict[str, Any]:
     )
     found["attempt_claim"] = _holds_attribute(adapter)
     found["pooled_threads"] = _from_other_threads(adapter)
-    from hermes_core.signatures import accepted_keywords
+    from hermes_core.hooks._signatures import accepted_keywords
 
     engine = adapter.host.engine
     offered = {"force": True, "memory_context": "The user prefers short answers."}

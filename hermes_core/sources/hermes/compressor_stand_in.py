@@ -25,6 +25,7 @@ import importlib.metadata
 import sys
 from typing import Any
 
+from hermes_core.hooks._types import Messages
 from hermes_core.sources.hermes.attributes import ENGINE_ATTRIBUTES, forwarding
 from hermes_core.sources.hermes.hermes_abc import HermesContextEngine
 from hermes_core.sources.hermes.tail_rules import tail_rule
@@ -204,19 +205,17 @@ class ContextCompressor(HermesContextEngine):
 
     def compress(
         self,
-        messages: list[dict[str, Any]],
+        messages: Messages,
         current_tokens: int | None = None,
         focus_topic: str | None = None,
         force: bool = False,
         memory_context: str = "",
-    ) -> list[dict[str, Any]]:
+    ) -> Messages:
         from hermes_core.sources.hermes.shims import current_llm
 
         # the LLM of the host this call runs for (None: a deterministic summary)
         self._engine.llm = current_llm()
-        result: list[dict[str, Any]] = self._engine.compress(
-            messages, current_tokens, focus_topic, force
-        )
+        result: Messages = self._engine.compress(messages, current_tokens, focus_topic, force)
         return result
 
     def on_session_reset(self) -> None:

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from hermes_core.hook_record import Hook
-from hermes_core.hookspecs import HOOKS
+from hermes_core.hooks._record import Hook
+from hermes_core.hooks._specs import HOOKS
 
 __all__ = ["HERMES_BASE_HOOKS", "add_forwarding"]
 

@@ -17,6 +17,7 @@ from abc import ABC, abstractmethod
 from typing import Any
 
 from hermes_core.engine import ContextEngine
+from hermes_core.hooks._types import Messages, ToolSchema
 from hermes_core.redaction import redact
 from hermes_core.sources.hermes.forwarding import add_forwarding
 from hermes_core.thresholds import resolve_model_threshold
@@ -95,27 +96,27 @@ class HermesContextEngine(ABC):
     @abstractmethod
     def compress(
         self,
-        messages: list[dict[str, Any]],
+        messages: Messages,
         current_tokens: int | None = None,
         focus_topic: str | None = None,
         force: bool = False,
         memory_context: str = "",
-    ) -> list[dict[str, Any]]:
+    ) -> Messages:
         """One pass: the message list to continue with."""
 
-    def should_compress_preflight(self, messages: list[dict[str, Any]]) -> bool:
+    def should_compress_preflight(self, messages: Messages) -> bool:
         return False
 
     def should_defer_preflight_to_real_usage(self, rough_tokens: int) -> bool:
         return False
 
-    def has_content_to_compress(self, messages: list[dict[str, Any]]) -> bool:
+    def has_content_to_compress(self, messages: Messages) -> bool:
         return True
 
     def on_session_start(self, session_id: str, **kwargs: Any) -> None:
         return None
 
-    def on_session_end(self, session_id: str, messages: list[dict[str, Any]]) -> None:
+    def on_session_end(self, session_id: str, messages: Messages) -> None:
         return None
 
     def on_session_reset(self) -> None:
@@ -124,7 +125,7 @@ class HermesContextEngine(ABC):
         self.last_total_tokens = 0
         self.compression_count = 0
 
-    def get_tool_schemas(self) -> list[dict[str, Any]]:
+    def get_tool_schemas(self) -> list[ToolSchema]:
         return []
 
     def handle_tool_call(self, name: str, args: dict[str, Any], **kwargs: Any) -> str:

@@ -24,10 +24,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from hermes_core.engine import ContextEngine, Message
-from hermes_core.hook_record import Hook
+from hermes_core.engine import ContextEngine
+from hermes_core.hooks._record import Hook
+from hermes_core.hooks._signatures import accepted_keywords
+from hermes_core.hooks._types import Messages, ToolSchema
 from hermes_core.llm import LLM
-from hermes_core.signatures import accepted_keywords
 from hermes_core.sources.hermes import shims
 from hermes_core.sources.hermes.attributes import ENGINE_ATTRIBUTES, forwarding
 from hermes_core.sources.hermes.forwarding import HERMES_BASE_HOOKS, add_forwarding
@@ -95,12 +96,12 @@ class HermesPluginEngine(ContextEngine):
 
     def compress(
         self,
-        messages: list[Message],
+        messages: Messages,
         current_tokens: int | None = None,
         focus_topic: str | None = None,
         force: bool = False,
         memory_context: str = "",
-    ) -> list[Message]:
+    ) -> Messages:
         offered = {
             "current_tokens": current_tokens,
             "focus_topic": focus_topic,
@@ -108,22 +109,22 @@ class HermesPluginEngine(ContextEngine):
             "memory_context": memory_context,
         }
         keywords = accepted_keywords(self._inner.compress, offered)
-        result: list[Message] = self._call("compress", messages, **keywords)
+        result: Messages = self._call("compress", messages, **keywords)
         return result
 
-    def should_compress_preflight(self, messages: list[Message]) -> bool:
+    def should_compress_preflight(self, messages: Messages) -> bool:
         return bool(self._call("should_compress_preflight", messages))
 
     def should_defer_preflight_to_real_usage(self, rough_tokens: int) -> bool:
         return bool(self._call("should_defer_preflight_to_real_usage", rough_tokens))
 
-    def has_content_to_compress(self, messages: list[Message]) -> bool:
+    def has_content_to_compress(self, messages: Messages) -> bool:
         return bool(self._call("has_content_to_compress", messages))
 
     def on_session_start(self, session_id: str, **kwargs: Any) -> None:
         self._call("on_session_start", session_id, **kwargs)
 
-    def on_session_end(self, session_id: str, messages: list[Message]) -> None:
+    def on_session_end(self, session_id: str, messages: Messages) -> None:
         self._call("on_session_end", session_id, messages)
 
     def on_session_reset(self, session_id: str | None = None) -> None:
@@ -153,15 +154,15 @@ class HermesPluginEngine(ContextEngine):
             api_mode=api_mode,
         )
 
-    def get_tool_schemas(self) -> list[dict[str, Any]]:
-        schemas: list[dict[str, Any]] = self._call("get_tool_schemas")
+    def get_tool_schemas(self) -> list[ToolSchema]:
+        schemas: list[ToolSchema] = self._call("get_tool_schemas")
         return schemas
 
     def handle_tool_call(
         self,
         name: str,
         args: dict[str, Any],
-        messages: list[Message] | None = None,
+        messages: Messages | None = None,
         **kwargs: Any,
     ) -> str:
         answer: str = self._call("handle_tool_call", name, args, messages=messages)
