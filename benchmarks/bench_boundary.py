@@ -35,7 +35,7 @@ from hermes_engine_lcm import LCMEngine
 from judging import Target, judge, median_ratio
 
 from hermes_core import ContextEngine, ContextHost
-from hermes_core.host.pool import DaemonPool
+from hermes_core.host._pool import DaemonPool
 from hermes_core.testing import host_for, sample_conversation
 
 SIZES = (100, 10_000)

@@ -51,7 +51,7 @@ from hermes_core.hooks._specs import (
 )
 from hermes_core.hooks._types import Message, Messages, ToolSchema, Usage
 from hermes_core.host import ContextHost
-from hermes_core.host.counters import HostCounters
+from hermes_core.host._counters import HostCounters
 from hermes_core.llm import (
     LLM,
     AuxiliaryLLMConfig,

@@ -15,7 +15,7 @@ import pytest
 from hermes_core import HOOKS, ContextEngine, ContextHost, Hook
 from hermes_core.hermes_agent.adapter import _Hosted
 from hermes_core.hooks._record import BOUNDED, INLINE, PASS, engine_hook
-from hermes_core.host.generic import generic_method
+from hermes_core.host._generic import generic_method
 from hermes_core.sources.hermes.hermes_abc import HermesContextEngine
 from hermes_core.sources.hermes.wrapped_engine import HermesPluginEngine
 from hermes_core.testing import host_for
@@ -262,7 +262,7 @@ def test_a_hook_declared_with_nothing_special_runs_on_the_host_from_its_declarat
 
 
 def test_the_host_gives_a_generic_method_only_where_it_has_none() -> None:
-    from hermes_core.host.generic import add_generic_methods
+    from hermes_core.host._generic import add_generic_methods
 
     class Host:
         def compress(self) -> str:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from hermes_core import ContextEngine, ContextHost
-from hermes_core.host.backoff import LONGEST, PassBackoff
+from hermes_core.host._backoff import LONGEST, PassBackoff
 from hermes_core.testing import EventCapture, host_for
 
 RESPONSES = 200

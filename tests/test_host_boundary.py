@@ -6,7 +6,7 @@ import copy
 from typing import Any
 
 from hermes_core import ContextEngine
-from hermes_core.host.handed import KEPT_LISTS
+from hermes_core.host._handed import KEPT_LISTS
 from hermes_core.testing import host_for, sample_conversation
 
 

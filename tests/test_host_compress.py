@@ -290,7 +290,7 @@ def test_a_pass_that_frees_nothing_is_no_gain_and_keeps_the_input(
 def test_waiting_for_the_previous_pass_counts_against_the_timeout() -> None:
     from concurrent.futures import Future
 
-    from hermes_core.host.passes import PassRunner
+    from hermes_core.host._passes import PassRunner
 
     asked: list[float] = []
 

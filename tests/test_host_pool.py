@@ -6,8 +6,8 @@ import functools
 import threading
 from typing import Any
 
-from hermes_core.host.passes import PassRunner
-from hermes_core.host.pool import DaemonPool
+from hermes_core.host._passes import PassRunner
+from hermes_core.host._pool import DaemonPool
 
 
 def test_tasks_submitted_together_run_together_even_with_a_worker_idle() -> None:

@@ -14,8 +14,8 @@ import click
 from hermes_core import discovery
 from hermes_core.config import HermesConfig, load_config
 from hermes_core.engine import ContextEngine
-from hermes_core.host.bounded import run_bounded
-from hermes_core.host.pool import host_pool
+from hermes_core.host._bounded import run_bounded
+from hermes_core.host._pool import host_pool
 from hermes_core.registry import EngineRegistry
 
 __all__ = [

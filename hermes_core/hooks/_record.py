@@ -9,7 +9,7 @@ it. Everything else reads these records:
 
 * the host calls each hook as its record says, and gets a generic bounded
   method for a hook it has no method of its own for
-  (:mod:`hermes_core.host.generic`);
+  (:mod:`hermes_core.host._generic`);
 * the Hermes forwarding classes forward the hooks Hermes calls
   (:mod:`hermes_core.sources.hermes.forwarding`);
 * the validator reads the arguments from them (``registry.validation``);

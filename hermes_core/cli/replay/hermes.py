@@ -26,7 +26,7 @@ from hermes_core.hermes_agent.sessions import (
 from hermes_core.hermes_agent.sessions.probes import Probe, find_probes
 from hermes_core.hermes_agent.sessions.scoring import EngineScore, score_engine
 from hermes_core.host import ContextHost
-from hermes_core.host.summarizer import summarizer_of
+from hermes_core.host._summarizer import summarizer_of
 from hermes_core.registry import EngineRegistry
 
 __all__ = ["DEFAULT_WINDOW", "replay_hermes"]

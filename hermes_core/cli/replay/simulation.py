@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from hermes_core.host import ContextHost
-from hermes_core.host.summarizer import summarizer_of
+from hermes_core.host._summarizer import summarizer_of
 from hermes_core.tokens import estimate_tokens
 
 __all__ = ["Pass", "ReplayReport", "Turn", "replay"]
@@ -53,7 +53,7 @@ class ReplayReport:
     #: The standing instructions the engine carries at the end (its status says which).
     standing_instructions: list[str] = field(default_factory=list)
     #: Backoffs started by passes that did not help, and the passes they held (see
-    #: :mod:`hermes_core.host.backoff`).
+    #: :mod:`hermes_core.host._backoff`).
     passes_backed_off: int = 0
     passes_held: int = 0
 

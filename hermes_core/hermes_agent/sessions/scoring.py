@@ -19,7 +19,7 @@ from typing import Any
 
 from hermes_core.hermes_agent.sessions.probes import Probe
 from hermes_core.host import ContextHost
-from hermes_core.host.summarizer import summarizer_of
+from hermes_core.host._summarizer import summarizer_of
 from hermes_core.tokens import estimate_tokens
 
 __all__ = ["EngineScore", "score_engine"]

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from hermes_core.containment import reraise_user_interrupt
-from hermes_core.host.pool import DaemonPool
+from hermes_core.host._pool import DaemonPool
 
 __all__ = [
     "LATE",

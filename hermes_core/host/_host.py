@@ -5,16 +5,20 @@ engine is never worse than no engine: every engine call is guarded, every
 result is checked, and on any failure the agent gets what it would have had
 without an engine. Hot-path methods call the engine's bound methods
 directly (never through pluggy's hook loop).
+
+The class is a facade: each method is the hook's contract (its docstring) and
+one call into the module that does the work: :mod:`._engine_calls` (bounds and
+failure reports), :mod:`._compaction` (passes and their backoff),
+:mod:`._decisions`, :mod:`._selection`, :mod:`._turns`, :mod:`._engine_tools`,
+:mod:`._status`, :mod:`._model` and :mod:`._subagents`. The table of which host
+method calls which hook is in the docs (``docs/host.md``), generated from
+:data:`hermes_core.HOOKS`.
 """
 
 from __future__ import annotations
 
-import functools
 import os
-import time
-import traceback
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -25,42 +29,27 @@ from hermes_core.containment import reraise_user_interrupt
 from hermes_core.discovery import discover
 from hermes_core.engine import ContextEngine
 from hermes_core.hooks._signatures import accepted_keywords
-from hermes_core.hooks._specs import ENGINE_HOOKS, HOOKS, HOST_OFFERED_KEYWORDS
+from hermes_core.hooks._specs import ENGINE_HOOKS, HOOKS
 from hermes_core.hooks._types import Message, Messages, ToolSchema
-from hermes_core.host.backoff import PassBackoff
-from hermes_core.host.bounded import BoundedCalls, contained
-from hermes_core.host.counters import HostCounters
-from hermes_core.host.generic import add_generic_methods
-from hermes_core.host.handed import HandedCopies
-from hermes_core.host.observers import notify
-from hermes_core.host.passes import PassRunner
-from hermes_core.host.pool import DaemonPool, host_pool
-from hermes_core.host.pruning import checked_prune
-from hermes_core.host.selection import Rejected, Selection
-from hermes_core.host.subagents import clone_problem
-from hermes_core.host.tools import dispatch_tool_call, tool_entries, tool_failure
-from hermes_core.host.tracing import trace_enabled, traced
-from hermes_core.host.usage import normalize_usage
-from hermes_core.log import logger
+from hermes_core.host import _decisions, _status
+from hermes_core.host._backoff import PassBackoff
+from hermes_core.host._compaction import Compaction
+from hermes_core.host._counters import HostCounters
+from hermes_core.host._engine_calls import EngineCalls
+from hermes_core.host._engine_tools import EngineTools
+from hermes_core.host._generic import add_generic_methods
+from hermes_core.host._handed import HandedCopies
+from hermes_core.host._model import tell_model
+from hermes_core.host._pool import DaemonPool, host_pool
+from hermes_core.host._selection import Selection, selected
+from hermes_core.host._subagents import subagent_activation
+from hermes_core.host._tracing import trace_enabled, traced
+from hermes_core.host._turns import prune_tool_results, turn_complete
+from hermes_core.host._usage import normalize_usage
 from hermes_core.messages import copy_messages
-from hermes_core.redaction import redact
 from hermes_core.registry import Activation, EngineRegistry, activate
 
 __all__ = ["ContextHost"]
-
-#: The counter of each way a pass can leave the messages as they were.
-_PASS_COUNTERS = {
-    "error": "pass_failures",
-    "timeout": "pass_timeouts",
-    "invalid": "pass_invalid_results",
-    "busy": "pass_busy",
-    "pool_exhausted": "pass_pool_exhausted",
-    "no_gain": "passes_no_gain",
-}
-_PASS_EVENTS = {
-    "timeout": "context_engine.compress_timeout",
-    "no_gain": "context_engine.no_gain",
-}
 
 
 def _overrides(engine: ContextEngine, method: str) -> bool:
@@ -100,7 +89,6 @@ class ContextHost:
         self._model_configured = False
         #: The arguments of the last update_model, for a sub-agent's host.
         self._model_call: tuple[str, int, str, str, str, str] | None = None
-        self._tool_names: frozenset[str] | None = None
         self._session_context: dict[str, Any] = {"hermes_home": str(self.config.home)}
         self._closed = False
         #: The model's whole window (0 until update_model); the reply's reserve comes off it.
@@ -120,21 +108,23 @@ class ContextHost:
         self.hook_timeout_seconds: float = float(
             self.config.value("compression.hook_timeout_seconds")
         )
-        self._bounded = BoundedCalls(
-            self._pool, self.hook_timeout_seconds, self._failed, self._hook_late
-        )
         engine = self.engine
         methods = {name: getattr(engine, name) for name in ENGINE_HOOKS}
         if trace_enabled(env):
             methods = {name: traced(self.engine_name, name, m) for name, m in methods.items()}
             self._plugins.enable_tracing()
         self._methods = methods
+        self._calls = calls = EngineCalls(
+            engine, self.engine_name, methods, self.counters, self._pool, self.hook_timeout_seconds
+        )
+        self._bounded = calls.bounded
+        self._failed = calls.failed
         # Bound once, so the hot paths pay one attribute load and one call.
         self._update_from_response = methods["update_from_response"]
         self._should_compress = methods["should_compress"]
-        # None for an engine that keeps the ABC's select_context: it is never called.
         #: Copies of the conversation handed to the engine, made once per message object.
         self._handed = HandedCopies()
+        # None for an engine that keeps the ABC's default: it is never called.
         self._selection: Selection | None = None
         if _overrides(engine, "select_context"):
             takes_session = "session_id" in accepted_keywords(
@@ -151,14 +141,13 @@ class ContextHost:
             if _overrides(engine, "prune_tool_results_only")
             else None
         )
-        self._passes = PassRunner(methods["compress"], self._pool)
-        self._backoff = PassBackoff(
+        backoff = PassBackoff(
             float(self.config.value("compression.min_freed_share")),
             int(self.config.value("compression.min_turns_between_passes")),
         )
-        self._compress_offers = frozenset(
-            accepted_keywords(engine.compress, dict.fromkeys(HOST_OFFERED_KEYWORDS["compress"]))
-        )
+        self._backoff = backoff
+        self._compaction = Compaction(calls, self._plugins, self._pool, backoff)
+        self._tools = EngineTools(calls, self._handed)
 
     @classmethod
     def from_config(
@@ -184,52 +173,6 @@ class ContextHost:
             registry.use_llm(llm)
         return cls(registry, env=env)
 
-    # ------------------------------------------------------------------ failures
-
-    def _failed(self, method: str, exc: BaseException) -> None:
-        self.counters.add("hook_failures")
-        logger.warning(
-            "context_engine.hook_failed",
-            engine=self.engine_name,
-            method=method,
-            error=f"{type(exc).__name__}: {exc}",
-        )
-        self._traceback(method, exc)
-
-    def _traceback(self, method: str, exc: BaseException) -> None:
-        """For the engine's author (``--debug``): where it raised; redacted like every event.
-        Formatted only when debug events are written (an engine may fail on every call)."""
-        if not logger.debugging():
-            return
-        logger.debug(
-            "context_engine.hook_traceback",
-            engine=self.engine_name,
-            method=method,
-            message=f"{self.engine_name}.{method} raised:\n"
-            + "".join(traceback.format_exception(exc)).rstrip(),
-        )
-
-    def _hook_late(self, method: str, limit: float) -> None:
-        self.counters.add("hook_timeouts")
-        logger.warning(
-            "context_engine.hook_timeout",
-            engine=self.engine_name,
-            method=method,
-            seconds=limit,
-            effect="the agent got what it would have had without the engine",
-        )
-
-    def _bad_result(self, method: str, result: object, problem: str | None = None) -> None:
-        self.counters.add("hook_failures")
-        detail = {"problem": problem} if problem is not None else {}
-        logger.warning(
-            "context_engine.invalid_result",
-            engine=self.engine_name,
-            method=method,
-            got=type(result).__name__,
-            **detail,
-        )
-
     def add_observer(self, plugin: object, name: str | None = None) -> None:
         """Register an observer: an object with ``hermes_context_*`` hook implementations."""
         self._plugins.register(plugin, name=name)
@@ -251,33 +194,26 @@ class ContextHost:
         Only the keywords the engine's method accepts are passed.
         """
         self.session_id = self._session(session_id)
-        offered = {**self._session_context, **kwargs}
+        offered = self._calls.keywords("on_session_start", {**self._session_context, **kwargs})
         self._bounded(
-            "on_session_start",
-            self._methods["on_session_start"],
-            None,
-            session_id,
-            **accepted_keywords(self.engine.on_session_start, offered),
+            "on_session_start", self._methods["on_session_start"], None, session_id, **offered
         )
 
     def end_session(self, session_id: str, messages: Messages) -> None:
         """A real boundary (exit, reset, gateway expiry): ``on_session_end`` with a copy."""
         end = self._methods["on_session_end"]
         self._bounded("on_session_end", lambda: end(session_id, copy_messages(messages)), None)
-        self._passes.forget(session_id)
+        self._compaction.forget(session_id)
         self._handed.forget(session_id)
 
     def reset_session(self, *, session_id: str | None = None) -> None:
         """``/new`` or ``/reset`` of ``session_id`` (default: the current session):
         ``on_session_reset``, with ``session_id`` when the engine accepts it."""
-        offered = {"session_id": self._session(session_id)}
         self._backoff.reset()
-        self._bounded(
-            "on_session_reset",
-            self._methods["on_session_reset"],
-            None,
-            **accepted_keywords(self.engine.on_session_reset, offered),
+        offered = self._calls.keywords(
+            "on_session_reset", {"session_id": self._session(session_id)}
         )
+        self._bounded("on_session_reset", self._methods["on_session_reset"], None, **offered)
 
     def close(self) -> None:
         """Release what the engine holds (its ``close`` hook, e.g. LCM's database connections).
@@ -331,38 +267,23 @@ class ContextHost:
         """
         self.context_window = max(0, int(context_length))
         self._model_call = (model, self.context_window, base_url, api_key, provider, api_mode)
-        context_length = self.context_window if self.whole_window else self.input_budget_tokens
-        if not self._model_configured:
-            self._model_configured = True
-            thresholds = self.config.model_thresholds
-            # a property setter of the engine's is engine code
-            contained(
-                "model_thresholds",
-                lambda: setattr(self.engine, "model_thresholds", thresholds),
-                None,
-                self._failed,
-            )
-        self._session_context.update(model=model, context_length=context_length)
+        told = self.context_window if self.whole_window else self.input_budget_tokens
+        first, self._model_configured = not self._model_configured, True
+        self._session_context.update(model=model, context_length=told)
         offered = {
             "base_url": base_url,
             "api_key": api_key,
             "provider": provider,
             "api_mode": api_mode,
         }
-        self._bounded(
-            "update_model",
-            self._methods["update_model"],
-            None,
-            model,
-            context_length,
-            **accepted_keywords(self.engine.update_model, offered),
-        )
+        thresholds = self.config.model_thresholds
+        tell_model(self._calls, thresholds, first, model, told, offered)
 
     # ------------------------------------------------------------------ per response
 
     # record_usage and should_compress run on every response: a try block costs nothing
-    # when nothing is raised, where contained() would add a closure and a call (bench_host
-    # holds them to 2x a direct call).
+    # when nothing is raised, where a contained call would add a closure and a call
+    # (bench_host holds them to 2x a direct call), so they stay written out here.
 
     def record_usage(self, usage: Mapping[str, Any] | None) -> None:
         """After every provider response: ``update_from_response`` with normalised usage."""
@@ -375,7 +296,7 @@ class ContextHost:
 
     def should_compress(self, prompt_tokens: int | None = None) -> bool:
         """Whether a pass should run now; False when the engine fails or answers a non-bool,
-        and while passes are backed off (:mod:`~hermes_core.host.backoff`) below the window."""
+        and while passes are backed off (:mod:`~hermes_core.host._backoff`) below the window."""
         try:
             result = self._should_compress(prompt_tokens)
         except BaseException as exc:
@@ -386,65 +307,24 @@ class ContextHost:
             return not self._held(prompt_tokens)
         if result is False:
             return False
-        self._bad_result("should_compress", result)
+        self._calls.bad_result("should_compress", result)
         return False
 
     def _held(self, prompt_tokens: int | None) -> bool:
-        """Whether a pass the engine asks for is held by a backoff (see its rule at the
-        window in :mod:`~hermes_core.host.backoff`)."""
-        if not self._backoff.holding:
-            return False
-        tokens = prompt_tokens if prompt_tokens is not None else self.engine.last_prompt_tokens
-        at_window = bool(self.context_window) and tokens >= self.input_budget_tokens
-        if not self._backoff.holds(at_window):
-            return False
-        self.counters.add("passes_held")
-        return True
+        return self._compaction.held(prompt_tokens, self.context_window, self.input_budget_tokens)
 
     def should_compress_info(self, prompt_tokens: int | None = None) -> tuple[bool, str | None]:
         """``(decision, reason)``; ``(False, "engine_error")`` when the engine fails."""
-        info = self._methods["should_compress_info"]
-        result = contained(
-            "should_compress_info", lambda: info(prompt_tokens), _FAILED, self._failed
-        )
-        if result is _FAILED:
-            return False, "engine_error"
-        if (
-            isinstance(result, tuple)
-            and len(result) == 2
-            and isinstance(result[0], bool)
-            and (result[1] is None or isinstance(result[1], str))
-        ):
-            if result[0] and self._held(prompt_tokens):
-                return False, "backed_off"
-            return result[0], result[1]
-        self._bad_result("should_compress_info", result)
-        return False, "engine_error"
+        return _decisions.should_compress_info(self._calls, self._held, prompt_tokens)
 
     def should_compress_preflight(self, messages: Messages) -> bool:
         """Below the threshold, may ask for exactly one pass; False on failure."""
-        preflight = self._methods["should_compress_preflight"]
-        asked = contained(
-            "should_compress_preflight",
-            lambda: preflight(copy_messages(messages)),
-            False,
-            self._failed,
-        )
-        return asked is True and not self._held(None)
+        return _decisions.should_compress_preflight(self._calls, self._held, messages)
 
     def should_defer_preflight_to_real_usage(self, rough_tokens: int) -> bool:
         """Whether the preflight should trust the last real usage over ``rough_tokens``
         (inline, like ``should_compress``); False on failure."""
-        defer = self._methods["should_defer_preflight_to_real_usage"]
-        return (
-            contained(
-                "should_defer_preflight_to_real_usage",
-                lambda: defer(rough_tokens),
-                False,
-                self._failed,
-            )
-            is True
-        )
+        return _decisions.should_defer_preflight_to_real_usage(self._calls, rough_tokens)
 
     def has_content_to_compress(self, messages: Messages) -> bool:
         """Whether a pass could free anything (a manual ``/compress`` asks first).
@@ -452,11 +332,7 @@ class ContextHost:
         Bounded like every call that may do work; True (attempt) on failure, as
         Hermes Agent's default is.
         """
-        check = self._methods["has_content_to_compress"]
-        result = self._bounded(
-            "has_content_to_compress", lambda: check(copy_messages(messages)), True
-        )
-        return result is not False
+        return _decisions.has_content_to_compress(self._calls, messages)
 
     # ------------------------------------------------------------------ compression
 
@@ -486,89 +362,14 @@ class ContextHost:
         """
         # None before any start_session: the engine's own current session, which no string
         # id names (a session called "default" is a session of its own)
-        session = self._session(session_id)
-        timeout = self.context_timeout_seconds
-        offered = {
-            "current_tokens": current_tokens,
-            "focus_topic": focus_topic,
-            "force": force,
-            "memory_context": memory_context,
-            "session_id": session,
-            "deadline": time.monotonic() + timeout if timeout > 0 else None,
-        }
-        keywords = {k: v for k, v in offered.items() if k in self._compress_offers}
-        self.counters.add("passes")
-        outcome = self._passes.run(session, messages, keywords, timeout)
-        before, after = outcome.before_tokens, outcome.after_tokens
-        if outcome.outcome not in ("busy", "pool_exhausted"):  # those ran nothing
-            self._judge(session, before, after)  # a failed pass (no sizes) freed nothing
-        if outcome.outcome == "compressed":
-            if outcome.repaired:
-                logger.warning(
-                    "context_engine.result_repaired",
-                    engine=self.engine_name,
-                    session_id=session,
-                    dropped_messages=outcome.repaired,
-                    problems=outcome.detail,
-                )
-            self.counters.add("passes_compressed")
-            logger.info(
-                "context_engine.compressed",
-                engine=self.engine_name,
-                session_id=session,
-                before_tokens=before,
-                after_tokens=after,
-                messages_before=len(messages),
-                messages_after=len(outcome.messages),
-                seconds=round(outcome.seconds, 3),
-            )
-            notify(
-                self._plugins,
-                "hermes_context_compressed",
-                session_id=session,
-                before_tokens=before,
-                after_tokens=after,
-                engine_name=self.engine_name,
-            )
-            return outcome.messages
-        self.counters.add(_PASS_COUNTERS[outcome.outcome])
-        if outcome.error is not None:
-            self._traceback("compress", outcome.error)
-        sizes = {"before_tokens": before, "after_tokens": after} if before else {}
-        logger.warning(
-            _PASS_EVENTS.get(outcome.outcome, "context_engine.compress_failed"),
-            engine=self.engine_name,
-            session_id=session,
-            reason=outcome.outcome,
-            detail=outcome.detail,
-            seconds=round(outcome.seconds, 3),
-            **sizes,
-        )
-        notify(
-            self._plugins,
-            "hermes_context_pass_failed",
-            session_id=session,
-            engine_name=self.engine_name,
-            reason=outcome.outcome,
-        )
-        return messages
-
-    def _judge(self, session: str | None, before: int, after: int) -> None:
-        """Back passes off when this one did not help (see :mod:`~hermes_core.host.backoff`)."""
-        backed_off = self._backoff.judge(before, after)
-        if backed_off is None:
-            return
-        reason, responses = backed_off
-        self.counters.add("passes_backed_off")
-        logger.warning(
-            "context_engine.passes_backed_off",
-            engine=self.engine_name,
-            session_id=session,
-            reason=reason,
-            responses=responses,
-            before_tokens=before,
-            after_tokens=after,
-            effect=f"should_compress says no for the next {responses} responses, below the window",
+        return self._compaction.run(
+            messages,
+            self._session(session_id),
+            self.context_timeout_seconds,
+            current_tokens=current_tokens,
+            focus_topic=focus_topic,
+            force=force,
+            memory_context=memory_context,
         )
 
     def prune_tool_results(
@@ -591,38 +392,16 @@ class ContextHost:
         a result that is not a smaller valid message list leaves the messages as they
         were (logged with the problem, and counted as ``prune_fallbacks``).
         """
-        prune = self._prune
-        if prune is None:
+        if self._prune is None:
             return messages, 0
-        session = self._session(session_id)
-        offered = {"current_tokens": current_tokens, "session_id": session}
-        keywords = accepted_keywords(self.engine.prune_tool_results_only, offered)
-        # asked after every response: the copies are made once per message, as for
-        # turn_complete (see hermes_core.host.handed)
-        handed = self._handed.copies((session, "prune"), messages)
-        result = self._bounded("prune_tool_results_only", prune, _FAILED, handed, **keywords)
-        if result is _FAILED:  # it raised or was late (logged and counted by _bounded)
-            self.counters.add("prune_fallbacks")
-            return messages, 0
-        checked = checked_prune(result, handed)
-        if isinstance(checked, str):
-            self._bad_result("prune_tool_results_only", result, checked)
-            self.counters.add("prune_fallbacks")
-            return messages, 0
-        if checked is None:  # nothing was worth pruning
-            return messages, 0
-        self.counters.add("prunes")
-        logger.info(
-            "context_engine.pruned",
-            engine=self.engine_name,
-            session_id=offered["session_id"],
-            messages_pruned=checked.count,
-            before_tokens=checked.before_tokens,
-            after_tokens=checked.after_tokens,
+        return prune_tool_results(
+            self._calls,
+            self._prune,
+            self._handed,
+            messages,
+            current_tokens,
+            self._session(session_id),
         )
-        # the host keeps its copies for the next call: the caller gets messages of its own
-        # (an accepted prune is rare; asking is not)
-        return copy_messages(checked.messages), checked.count
 
     def compaction_status_message(
         self, phase: str, default_message: str, **context: Any
@@ -636,29 +415,7 @@ class ContextHost:
         than text or None gets ``default_message`` shown; secrets in what it says
         are redacted.
         """
-        engine = self.engine
-        emit = contained(
-            "emit_automatic_compaction_status",
-            lambda: bool(getattr(engine, "emit_automatic_compaction_status", True)),
-            True,
-            self._failed,
-        )
-        if not emit:
-            return None
-        formatter = self._methods["get_automatic_compaction_status_message"]
-        result = contained(
-            "get_automatic_compaction_status_message",
-            lambda: formatter(phase=phase, default_message=default_message, **context),
-            _FAILED,
-            self._failed,
-        )
-        if result is None:
-            return None
-        if result is _FAILED or not isinstance(result, str):
-            if result is not _FAILED:
-                self._bad_result("get_automatic_compaction_status_message", result)
-            result = default_message
-        return redact(result.strip()) or None
+        return _status.compaction_status_message(self._calls, phase, default_message, context)
 
     def for_subagent(self) -> ContextHost:
         """A host for another agent (a sub-agent this one delegates to), over the
@@ -670,18 +427,7 @@ class ContextHost:
         sub-agent never shares this agent's engine. The new host has its own pool
         and the same model; close it when the sub-agent is done.
         """
-        clone = self._bounded("clone_for_agent", self._methods["clone_for_agent"], _FAILED)
-        problem = clone_problem(clone, self.engine, self.engine_name)
-        if problem is None:
-            activation = replace(self.activation, engine=clone)
-        else:
-            logger.warning(
-                "context_engine.clone_failed",
-                engine=self.engine_name,
-                problem=problem,
-                effect="the sub-agent gets a new engine",
-            )
-            activation = activate(self.registry)
+        activation = subagent_activation(self._calls, self.activation, self.registry)
         host = ContextHost(
             self.registry, activation=activation, env=self._env, whole_window=self.whole_window
         )
@@ -720,49 +466,18 @@ class ContextHost:
         call on this hot path; pass all but the first by keyword.
         """
         # A plain test of one attribute: 1.46x an identity function against a 1.5x target
-        # (bench_host); the call it guards is made in _selected.
+        # (bench_host); the call it guards is made in _selection.selected.
         if self._selection is None:
             return request_messages
-        return self._selected(
+        return selected(
+            self._calls,
+            self._selection,
             request_messages,
             conversation_messages,
             incoming_message,
             budget_tokens or self.input_budget_tokens,
-            session_id,
+            self._session(session_id),
         )
-
-    def _selected(
-        self,
-        request_messages: Messages,
-        conversation_messages: Messages | None,
-        incoming_message: Message | None,
-        budget_tokens: int,
-        session_id: str | None,
-    ) -> Messages:
-        """The engine's selection, bounded; ``request_messages`` on any failure."""
-        selection = self._selection
-        assert selection is not None
-        session = self._session(session_id)
-        result = self._bounded(
-            "select_context",
-            selection,
-            _FAILED,
-            request_messages,
-            conversation_messages,
-            incoming_message,
-            budget_tokens,
-            session,
-        )
-        if result is None:  # the engine chose not to select this time
-            return request_messages
-        if result is _FAILED:  # it raised or was late (logged and counted by _bounded)
-            self.counters.add("select_context_fallbacks")
-            return request_messages
-        if result.__class__ is Rejected:
-            self.counters.add("select_context_fallbacks")
-            self._bad_result("select_context", result.value)
-            return request_messages
-        return result  # type: ignore[no-any-return]
 
     # ------------------------------------------------------------------ per turn
 
@@ -781,27 +496,19 @@ class ContextHost:
         too, so an engine that edits what it was given can never reach the
         transcript. Each message object is copied once per session and handed
         as that copy again while it stands where it stood (see
-        :mod:`hermes_core.host.handed`): the cost follows what is new.
+        :mod:`hermes_core.host._handed`): the cost follows what is new.
 
         Skipped entirely for engines that do not override it; ``meta``
         (``turn_id``, ``task_id``, ``api_call_count``, ``interrupted``,
         ``failed``, ``turn_exit_reason``) is passed where accepted; exceptions
         are logged and swallowed.
         """
-        observe = self._on_turn_complete
-        if observe is None:
+        if self._on_turn_complete is None:
             return
         session = self._session(session_id)
-        offered = {**meta, "usage": usage, "session_id": session}
-        keywords = accepted_keywords(self.engine.on_turn_complete, offered)
-        handed = self._handed
-
-        def run() -> None:  # the copy is made where the bound applies, like the call
-            if "usage" in keywords and usage is not None:
-                keywords["usage"] = normalize_usage(usage)
-            observe(handed.copies((session, "turn"), messages), **keywords)
-
-        self._bounded("on_turn_complete", run, None)
+        turn_complete(
+            self._calls, self._on_turn_complete, self._handed, messages, usage, session, meta
+        )
 
     # ------------------------------------------------------------------ tools
 
@@ -811,12 +518,7 @@ class ContextHost:
         Nameless schemas and names among ``existing_tool_names`` are skipped
         with a warning. An engine that fails here offers no tools.
         """
-        schemas: list[ToolSchema] = self._bounded(
-            "get_tool_schemas", self._methods["get_tool_schemas"], []
-        )
-        entries, names = tool_entries(schemas, existing_tool_names, self.engine_name)
-        self._tool_names = names
-        return entries
+        return self._tools.schemas(existing_tool_names)
 
     def handle_tool_call(
         self,
@@ -834,34 +536,7 @@ class ContextHost:
         "Context engine tool '<name>' failed: ..."}``) and non-text results
         come back as JSON errors.
         """
-        if self._tool_names is None:
-            self.tool_schemas()
-        assert self._tool_names is not None
-        session = self._session(session_id)
-        offered: dict[str, Any] = {"session_id": session}
-        if messages is not None:
-            offered["messages"] = messages  # copied in _bounded_tool, where failures are caught
-        extra = accepted_keywords(self.engine.handle_tool_call, offered)
-        bounded = functools.partial(self._bounded_tool, session)
-        return dispatch_tool_call(bounded, self._tool_names, name, args, extra)
-
-    def _bounded_tool(self, session: str | None, name: str, args: Any, **extra: Any) -> Any:
-        """The engine's tool call, bounded; a tool that raises answers with what it raised."""
-        handle = self._methods["handle_tool_call"]
-        handed = self._handed
-
-        def run() -> Any:
-            try:
-                if "messages" in extra:
-                    copies = handed.copies((session, "tool"), extra["messages"])
-                    return handle(name, args, **{**extra, "messages": copies})
-                return handle(name, args, **extra)
-            except BaseException as exc:
-                reraise_user_interrupt(exc)  # only ever true when run inline
-                return tool_failure(name, exc)
-
-        late = {"error": f"Context engine tool '{name}' did not answer in time"}
-        return self._bounded("handle_tool_call", run, late)
+        return self._tools.handle(name, args, messages, self._session(session_id))
 
     # ------------------------------------------------------------------ status
 
@@ -870,20 +545,9 @@ class ContextHost:
 
         Host keys: ``engine``, ``engine_source``, ``requested_engine``,
         ``engine_fallback`` (the reason the default is used, or None), and the
-        counters of :class:`~hermes_core.host.counters.HostCounters`.
+        counters of :class:`~hermes_core.HostCounters`.
         """
-        get_status = self._methods["get_status"]
-
-        def engine_status() -> dict[str, Any]:
-            try:
-                return dict(get_status())
-            except BaseException as exc:
-                reraise_user_interrupt(exc)  # only ever true when run inline
-                self._failed("get_status", exc)
-                return {"engine_status_error": f"{type(exc).__name__}: {exc}"}
-
-        late = {"engine_status_error": "get_status did not answer in time"}
-        status: dict[str, Any] = self._bounded("get_status", engine_status, late)
+        status = _status.engine_status(self._calls)
         fallback = self.activation.fallback
         status.update(
             context_window=self.context_window,
@@ -902,10 +566,6 @@ class ContextHost:
     def hermes_home(self) -> Path:
         """``$HERMES_HOME`` as the configuration resolved it."""
         return self.config.home
-
-
-#: What a bounded select_context gives back when the engine raised or was late.
-_FAILED: Any = object()
 
 
 # A hook declared with nothing special is called by a method written from its declaration.

@@ -14,10 +14,12 @@ from collections.abc import Callable
 from typing import Any
 
 from hermes_core.engine import Message
-from hermes_core.host.handed import HandedCopies
+from hermes_core.hooks._types import Messages
+from hermes_core.host._engine_calls import FAILED, EngineCalls
+from hermes_core.host._handed import HandedCopies
 from hermes_core.messages import copy_message, validate_messages
 
-__all__ = ["Rejected", "Selection"]
+__all__ = ["Rejected", "Selection", "selected"]
 
 
 class Rejected:
@@ -95,11 +97,11 @@ def copies(
     incoming: Message | None,
 ) -> tuple[list[Message], list[Message] | None, Message | None]:
     """Copies of a request, its history and the incoming message, each message object
-    copied once (see :class:`~hermes_core.host.handed.HandedCopies`).
+    copied once (see :class:`~hermes_core.host._handed.HandedCopies`).
 
     Agents usually build the request as [system] + history + [incoming]; the
     history copy is then a slice of the request copy (checked by identity at a
-    few places, as :class:`~hermes_core.host.handed.HandedCopies` checks a list),
+    few places, as :class:`~hermes_core.host._handed.HandedCopies` checks a list),
     and a message that stands in several places stays one object.
     """
     request_copy = handed.copies((session_id, "request"), request)
@@ -117,3 +119,36 @@ def copies(
             request_copy[-1] if request and request[-1] is incoming else copy_message(incoming)
         )
     return request_copy, history_copy, incoming_copy
+
+
+def selected(
+    calls: EngineCalls,
+    selection: Selection,
+    request_messages: Messages,
+    conversation_messages: Messages | None,
+    incoming_message: Message | None,
+    budget_tokens: int,
+    session: str | None,
+) -> Messages:
+    """The engine's selection, bounded; ``request_messages`` on any failure (counted as
+    ``select_context_fallbacks``) and when the engine keeps the request."""
+    result = calls.bounded(
+        "select_context",
+        selection,
+        FAILED,
+        request_messages,
+        conversation_messages,
+        incoming_message,
+        budget_tokens,
+        session,
+    )
+    if result is None:  # the engine chose not to select this time
+        return request_messages
+    if result is FAILED:  # it raised or was late (logged and counted by bounded)
+        calls.counters.add("select_context_fallbacks")
+        return request_messages
+    if result.__class__ is Rejected:
+        calls.counters.add("select_context_fallbacks")
+        calls.bad_result("select_context", result.value)
+        return request_messages
+    return result  # type: ignore[no-any-return]

@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 from hermes_core.hooks._record import INLINE, Hook
 from hermes_core.hooks._signatures import accepted_keywords
-from hermes_core.host.bounded import contained
+from hermes_core.host._bounded import contained
 from hermes_core.messages import copy_message, copy_messages
 
 if TYPE_CHECKING:
-    from hermes_core.host.host import ContextHost
+    from hermes_core.host._host import ContextHost
 
 __all__ = ["add_generic_methods", "generic_method"]
 
