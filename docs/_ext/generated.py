@@ -46,7 +46,8 @@ PART = re.compile(
 )
 #: An opening comment of a known kind, paired or not (a lone one is a mistake).
 OPENING = re.compile(
-    r"<!-- (figure|measured|config-rules|config-table|engine-hooks|hermes-contract)\b[^>]*-->"
+    r"<!-- (figure|measured|config-rules|config-table|engine-hooks|host-methods"
+    r"|hermes-contract)\b[^>]*-->"
 )
 #: What a reader outside the site would see raw: a template call the build used to expand.
 PLACEHOLDER = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.DOTALL)
@@ -72,10 +73,11 @@ KINDS: dict[str, Callable[[str, str], str]] = {
     "config-rules": lambda arg, page: config_reference.render(config_reference.rules_at(arg)),
     "config-table": lambda arg, page: config_reference.table(config_reference.rules_at(arg)),
     "engine-hooks": lambda arg, page: hook_table.render(),
+    "host-methods": lambda arg, page: hook_table.render_host(),
     "hermes-contract": lambda arg, page: contract_table.render(),
 }
 #: Kinds whose text is always a block of its own lines.
-BLOCKS = {"config-rules", "config-table", "engine-hooks", "hermes-contract"}
+BLOCKS = {"config-rules", "config-table", "engine-hooks", "host-methods", "hermes-contract"}
 
 
 def body(kind: str, arg: str, page: str) -> str:

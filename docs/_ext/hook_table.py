@@ -6,6 +6,11 @@ host calls the engine, what the caller gets when the engine fails or is late,
 whether (and how) Hermes Agent 0.19 calls it, and since which Hermes release its base
 class has it. The page cannot disagree
 with the declarations the host and the tests read.
+
+A part ``<!-- host-methods -->`` holds the same records the other way round, for
+integrators: each :class:`~hermes_core.ContextHost` method, the engine hook it
+calls (marked where the names differ), how, and what the agent gets when the
+engine fails.
 """
 
 from __future__ import annotations
@@ -34,5 +39,21 @@ def render() -> str:
             f"| `{hook.name}`{required} | `{hook.host_method}` | {HOW[hook.call]} "
             f"| {hook.fallback.replace('``', '`')} | {hermes.replace('``', '`')} "
             f"| {hook.hermes_since or 'never'} |"
+        )
+    return "\n".join(rows) + "\n"
+
+
+def render_host() -> str:
+    from hermes_core.hooks._specs import HOOKS
+
+    rows = [
+        "| `ContextHost` method | engine hook it calls | how | when the engine fails or is late |",
+        "|---|---|---|---|",
+    ]
+    for hook in sorted(HOOKS.values(), key=lambda h: h.host_method):
+        renamed = "" if hook.host_method == hook.name else " (renamed)"
+        rows.append(
+            f"| `{hook.host_method}` | `{hook.name}`{renamed} | {HOW[hook.call]} "
+            f"| {hook.fallback.replace('``', '`')} |"
         )
     return "\n".join(rows) + "\n"
