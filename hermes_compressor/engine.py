@@ -172,12 +172,7 @@ class CompressorEngine(ContextEngine):
         twin = CompressorEngine(
             config, llm, hermes_config, token_counter=token_counter, clock=clock
         )
-        twin.model_thresholds = self.model_thresholds
-        twin._configured_threshold_percent = self._configured_threshold_percent
-        twin.threshold_percent = self.threshold_percent
-        twin.context_length = self.context_length
-        twin.threshold_tokens = self.threshold_tokens
-        return twin
+        return self.copy_model_figures(twin)
 
     def prune_tool_results_only(
         self, messages: list[Message], current_tokens: int | None = None

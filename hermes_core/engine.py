@@ -14,7 +14,7 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from hermes_core.hooks._types import Message, Messages, ToolSchema, Usage
 from hermes_core.thresholds import resolve_model_threshold
@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from hermes_core.config.rules import KeyRule
 
 __all__ = ["ContextEngine", "Message"]
+
+_Engine = TypeVar("_Engine", bound="ContextEngine")
 
 
 class ContextEngine(ABC):
@@ -249,9 +251,29 @@ class ContextEngine(ABC):
 
         Default: ``copy.deepcopy(self)``. Override it when the engine holds what
         must not be copied (connections, locks, threads): build a fresh engine
-        over the same durable store, copying only per-agent figures.
+        over the same durable store and hand it to :meth:`copy_model_figures`,
+        which copies what the host and the model set.
         """
         return copy.deepcopy(self)
+
+    #: What :meth:`copy_model_figures` copies: the figures the host and the model set
+    #: (thresholds, window), never the engine's own state.
+    MODEL_FIGURES: tuple[str, ...] = (
+        "model_thresholds",
+        "_configured_threshold_percent",
+        "threshold_percent",
+        "context_length",
+        "threshold_tokens",
+    )
+
+    def copy_model_figures(self, clone: _Engine) -> _Engine:
+        """``clone``, given this engine's model figures (:attr:`MODEL_FIGURES`): the
+        thresholds the host assigned and the model's window, so a fresh engine built by
+        :meth:`clone_for_agent` decides as this one does from its first response. Returns
+        ``clone``."""
+        for figure in ContextEngine.MODEL_FIGURES:
+            setattr(clone, figure, getattr(self, figure))
+        return clone
 
     def on_turn_complete(
         self, messages: Messages, usage: Usage | None = None, **kwargs: Any

@@ -156,3 +156,15 @@ def test_select_context_and_on_turn_complete_default_to_none(engine: Minimal) ->
     before = dict(vars(engine))
     engine.on_turn_complete(request, None, turn_id="t")
     assert dict(vars(engine)) == before
+
+
+def test_a_fresh_clone_given_the_model_figures_decides_as_the_original(engine: Minimal) -> None:
+    engine.model_thresholds = {"small-model": 0.5}
+    engine.update_model("small-model", 10_000)  # the override: 0.5, configured 0.75 kept
+    engine.compression_count = 3
+    twin = engine.copy_model_figures(Minimal())
+    assert (twin.context_length, twin.threshold_tokens) == (10_000, 5_000)
+    assert twin.threshold_percent == 0.5 and twin.model_thresholds == {"small-model": 0.5}
+    assert twin.compression_count == 0  # the engine's own state is not a model figure
+    twin.update_model("other-model", 10_000)  # leaving the override restores the configured
+    assert twin.threshold_tokens == 7_500

@@ -357,12 +357,7 @@ class LCMEngine(ContextEngine):
         figures."""
         config, hermes_home, llm, hermes_config, clock = self._made_with
         twin = LCMEngine(config, hermes_home, llm, hermes_config, clock=clock)
-        twin.model_thresholds = self.model_thresholds
-        twin._configured_threshold_percent = self._configured_threshold_percent
-        twin.threshold_percent = self.threshold_percent
-        twin.context_length = self.context_length
-        twin.threshold_tokens = self.threshold_tokens
-        return twin
+        return self.copy_model_figures(twin)
 
     # ------------------------------------------------------------------ per request
 
