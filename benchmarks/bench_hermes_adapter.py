@@ -6,7 +6,7 @@ against the same call on an engine of the same kind called directly, in one
 run: the median of 7 trials, each timing both back to back (``judging.py``).
 Hermes Agent itself is not installed here:
 the adapter's base class is the stand-in for Hermes 0.19's
-(:mod:`hermes_core.sources.hermes.shims`), which adds nothing to a call; the
+(:mod:`hermes_core.sources.hermes_plugins._shims`), which adds nothing to a call; the
 code on the call path is the code that runs inside Hermes. ``compress`` goes
 over a 301-message conversation in steady state (already stored, nothing left
 to fold), so what is measured is the per-call work, not a summary.
@@ -38,7 +38,7 @@ from judging import Target, judge, median_ratio
 from hermes_core import discover
 from hermes_core.config import load_config
 from hermes_core.hermes_agent.adapter import adapter_class
-from hermes_core.sources.hermes import shims
+from hermes_core.sources.hermes_plugins import _shims as shims
 from hermes_core.testing.conversations import sample_conversation
 
 TRIALS = 7

@@ -6,7 +6,7 @@ when it says so) and ``update_from_response`` after the answer. Hermes 0.22 also
 ``select_context`` before the request, ``prune_tool_results_only`` after the answer and
 ``on_turn_complete`` at the end of the turn; the adapter forwards each (0.19 never calls
 them). Hermes itself is not installed here: the adapter's base class is the stand-in
-(:mod:`hermes_core.sources.hermes.shims`), and the code on the call path is the code that
+(:mod:`hermes_core.sources.hermes_plugins._shims`), and the code on the call path is the code that
 runs inside Hermes. Each run starts from a fresh store; a trial runs the direct calls
 and the adapter back to back, and the ratio is the median over the trials
 (``judging.py``).
@@ -32,7 +32,7 @@ from judging import Target, judge, median_ratio
 from hermes_core import discover, estimate_tokens
 from hermes_core.config import load_config
 from hermes_core.hermes_agent.adapter import adapter_class
-from hermes_core.sources.hermes import shims
+from hermes_core.sources.hermes_plugins import _shims as shims
 from hermes_core.testing.conversations import sample_conversation
 
 TURNS = 300

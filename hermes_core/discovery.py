@@ -9,7 +9,7 @@ kept; see :class:`~hermes_core.registry.EngineRegistry`):
    the plugin guide's ``plugins/context_engine/<name>/`` layout;
 3. :class:`~hermes_core.sources.general_plugins.GeneralPluginSource`: general
    plugins named in ``plugins.enabled``;
-4. :class:`~hermes_core.sources.hermes.plugins.HermesPluginSource`: Hermes Agent
+4. :class:`~hermes_core.sources.hermes_plugins._plugins.HermesPluginSource`: Hermes Agent
    plugins named in ``plugins.enabled``.
 
 Discovery reads metadata only: no engine module is imported until that engine
@@ -26,7 +26,7 @@ from hermes_core.registry import EngineRegistry
 from hermes_core.sources.directories import DirectorySource
 from hermes_core.sources.entry_points import EntryPointSource
 from hermes_core.sources.general_plugins import GeneralPluginSource, new_plugin_manager
-from hermes_core.sources.hermes.plugins import HermesPluginSource, not_enabled_providers
+from hermes_core.sources.hermes_plugins._plugins import HermesPluginSource, not_enabled_providers
 from hermes_core.sources.source import DiscoveryContext, Source
 
 __all__ = ["default_sources", "discover"]

@@ -38,7 +38,7 @@ def test_one_rule_for_the_home_wherever_it_is_asked(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from hermes_core.config import HermesConfig, hermes_home
-    from hermes_core.sources.hermes.shims import get_hermes_home
+    from hermes_core.sources.hermes_plugins._shims import get_hermes_home
 
     default = Path.home() / ".hermes"
     assert hermes_home({}) == default == HermesConfig().home

@@ -1,7 +1,7 @@
 """Our engines as Hermes Agent engines: the adapter, exercised against Hermes' base class.
 
 Hermes Agent is not installed here, so its three module names are the
-stand-ins of :mod:`hermes_core.sources.hermes.shims` (their base class is
+stand-ins of :mod:`hermes_core.sources.hermes_plugins._shims` (their base class is
 Hermes 0.19's, behaviour for behaviour). The e2e suite runs the same
 adapter inside the real Hermes Agent 0.19.
 """
@@ -21,7 +21,7 @@ from werkzeug import Request, Response
 
 from hermes_core.hermes_agent.adapter import hermes_engine
 from hermes_core.llm import AuxiliaryLLMConfig, ChatClient
-from hermes_core.sources.hermes import shims
+from hermes_core.sources.hermes_plugins import _shims as shims
 from hermes_core.testing.conversations import sample_conversation
 from hermes_core.tokens import estimate_tokens
 
@@ -138,7 +138,7 @@ def test_the_hooks_forwarded_are_those_the_installed_hermes_base_class_has(
     import types
 
     from hermes_core.hermes_agent.adapter import adapter_class
-    from hermes_core.sources.hermes.hermes_abc import HermesContextEngine
+    from hermes_core.sources.hermes_plugins._hermes_abc import HermesContextEngine
 
     class Newer(HermesContextEngine):  # a later Hermes' base: more hooks, no-op defaults
         def select_context(self, request_messages: Any, **kwargs: Any) -> Any:

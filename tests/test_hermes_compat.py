@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from hermes_core import ContextHost
-from hermes_core.sources.hermes import shims
+from hermes_core.sources.hermes_plugins import _shims as shims
 from hermes_core.testing import EventCapture, sample_conversation
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -12,8 +12,8 @@ from types import ModuleType
 
 import pytest
 
-from hermes_core.sources.hermes import shims
-from hermes_core.sources.hermes.hermes_names import HERMES_ONLY, PUBLIC_NAMES
+from hermes_core.sources.hermes_plugins import _shims as shims
+from hermes_core.sources.hermes_plugins._hermes_names import HERMES_ONLY, PUBLIC_NAMES
 
 pytestmark = pytest.mark.skipif(
     shims.hermes_installed(), reason="Hermes Agent is installed: its modules serve"

@@ -21,8 +21,8 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
 from hermes_core import ContextHost, EngineStatus, discover, load_config
-from hermes_core.sources.hermes import shims
-from hermes_core.sources.hermes.wrapped_engine import HermesPluginEngine
+from hermes_core.sources.hermes_plugins import _shims as shims
+from hermes_core.sources.hermes_plugins._wrapped_engine import HermesPluginEngine
 from hermes_core.testing import EventCapture, TemporarySite, engine_module_source
 from hermes_core.testing.conversations import sample_conversation
 

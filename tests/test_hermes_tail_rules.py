@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hermes_core import ContextHost
-from hermes_core.sources.hermes import shims
-from hermes_core.sources.hermes.compressor_stand_in import ContextCompressor
-from hermes_core.sources.hermes.tail_rules import release_for, row_tokens, tail_rule
+from hermes_core.sources.hermes_plugins import _shims as shims
+from hermes_core.sources.hermes_plugins._compressor_stand_in import ContextCompressor
+from hermes_core.sources.hermes_plugins._tail_rules import release_for, row_tokens, tail_rule
 
 
 def chat(turns: int, words: int = 50) -> list[dict[str, Any]]:

@@ -16,8 +16,8 @@ from hermes_core import HOOKS, ContextEngine, ContextHost, Hook
 from hermes_core.hermes_agent.adapter import _Hosted
 from hermes_core.hooks._record import BOUNDED, INLINE, PASS, engine_hook
 from hermes_core.host._generic import generic_method
-from hermes_core.sources.hermes.hermes_abc import HermesContextEngine
-from hermes_core.sources.hermes.wrapped_engine import HermesPluginEngine
+from hermes_core.sources.hermes_plugins._hermes_abc import HermesContextEngine
+from hermes_core.sources.hermes_plugins._wrapped_engine import HermesPluginEngine
 from hermes_core.testing import host_for
 
 MESSAGES = [

@@ -272,7 +272,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "a Hermes plugin's sources are read without a budget",
-        "hermes_core/sources/hermes/plugins.py",
+        "hermes_core/sources/hermes_plugins/_plugins.py",
         "                text = handle.read(budget)",
         "                text = handle.read()",
         ("tests/test_hermes_plugins.py", "tests/attacks/test_plugins.py"),

@@ -136,7 +136,7 @@ def command(ctx: click.Context, name: str | None, use_config: bool) -> None:
 
 def _hermes_forecast(home: Path) -> HermesForecast | None:
     from hermes_core.hermes_agent.forecast import forecast
-    from hermes_core.sources.hermes.shims import hermes_installed
+    from hermes_core.sources.hermes_plugins._shims import hermes_installed
 
     if not hermes_installed():
         return None

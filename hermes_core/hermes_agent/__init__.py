@@ -7,7 +7,7 @@
   ``context.engine`` on a :class:`~hermes_core.ContextHost`, with Hermes'
   auxiliary LLM as ``llm`` (:mod:`~hermes_core.hermes_agent.llm`).
 * Hermes' context-engine plugins on our host are a discovery source of their
-  own: :mod:`hermes_core.sources.hermes`.
+  own: :mod:`hermes_core.sources.hermes_plugins`.
 * :mod:`~hermes_core.hermes_agent.forecast` asks an installed Hermes Agent
   which engine it will run (``hermes-context doctor``).
 

@@ -39,8 +39,8 @@ from hermes_core.hooks._types import Message, Messages, ToolSchema
 from hermes_core.host import ContextHost
 from hermes_core.log import logger
 from hermes_core.registry import EngineRegistry
-from hermes_core.sources.hermes.attributes import ENGINE_ATTRIBUTES, forwarding
-from hermes_core.sources.hermes.forwarding import add_forwarding
+from hermes_core.sources.hermes_plugins._attributes import ENGINE_ATTRIBUTES, forwarding
+from hermes_core.sources.hermes_plugins._forwarding import add_forwarding
 
 __all__ = ["adapter_class", "hermes_engine"]
 

@@ -11,7 +11,7 @@ it. Everything else reads these records:
   method for a hook it has no method of its own for
   (:mod:`hermes_core.host._generic`);
 * the Hermes forwarding classes forward the hooks Hermes calls
-  (:mod:`hermes_core.sources.hermes.forwarding`);
+  (:mod:`hermes_core.sources.hermes_plugins._forwarding`);
 * the validator reads the arguments from them (``registry.validation``);
 * the contract page's table and the text of ``compression.hook_timeout_seconds``
   are written from them;

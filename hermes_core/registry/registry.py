@@ -72,7 +72,7 @@ class EngineRegistry:
     directories, ``plugins.dirs`` in order, then ``$HERMES_HOME/plugins``;
     (3) general plugins named in ``plugins.enabled``, in that order; (4)
     Hermes Agent plugins named in ``plugins.enabled``, in that order (see
-    :mod:`hermes_core.sources.hermes.plugins`). A later registration of a
+    :mod:`hermes_core.sources.hermes_plugins._plugins`). A later registration of a
     taken name is kept in the listing with status ``duplicate`` and logged
     as ``context_engine.duplicate_rejected`` naming both. The user's explicit
     choice comes first: a plugin named in ``plugins.enabled`` takes its name

@@ -7,7 +7,7 @@ The layout of Hermes Agent's plugin guide: each engine folder holds
 other keys are ignored). The folder names the engine, as in Hermes Agent; a manifest
 ``name`` that differs is a warning. Listing reads ``plugin.yaml`` only; the
 package is imported, as Hermes imports it (see
-:mod:`hermes_core.sources.hermes.engine_folders`), when the engine is
+:mod:`hermes_core.sources.hermes_plugins._engine_folders`), when the engine is
 activated. The directories searched are ``plugins.dirs``,
 ``$HERMES_HOME/plugins`` and, where hermes-agent is installed, its own
 ``plugins/`` package, where Hermes' installers put engines.
@@ -138,12 +138,12 @@ def _record(path: Path, limit: float) -> EngineRecord:
 def load_directory_engine(path: Path, limit: float = 0, requires_hermes: Any = None) -> Any:
     """Import the engine folder at ``path`` as Hermes Agent does, within ``limit`` seconds;
     what the registry instantiates (see
-    :func:`hermes_core.sources.hermes.engine_folders.load_engine_folder`).
+    :func:`hermes_core.sources.hermes_plugins._engine_folders.load_engine_folder`).
     ``requires_hermes``: its ``plugin.yaml``'s, read at discovery; the stand-ins follow the
     rules of the Hermes release it admits.
     """
-    from hermes_core.sources.hermes.engine_folders import load_engine_folder
-    from hermes_core.sources.hermes.tail_rules import release_for
+    from hermes_core.sources.hermes_plugins._engine_folders import load_engine_folder
+    from hermes_core.sources.hermes_plugins._tail_rules import release_for
 
     return load_engine_folder(path, limit, release_for(requires_hermes))
 

@@ -208,7 +208,7 @@ def test_a_hermes_plugin_whose_register_hangs_costs_discovery_its_limit_only(
 def test_a_folder_claiming_another_plugins_name_never_replaces_it(
     tmp_path: Path, logs: EventCapture
 ) -> None:
-    from hermes_core.sources.hermes.plugins import find_hermes_plugins
+    from hermes_core.sources.hermes_plugins._plugins import find_hermes_plugins
 
     plugins = tmp_path / "plugins"
     for folder in ("good", "zz-other"):

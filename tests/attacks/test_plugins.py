@@ -280,7 +280,7 @@ def test_a_plugin_importing_the_modules_other_names_runs_without_hermes(tmp_path
 def test_a_plugin_folder_is_read_only_up_to_its_budget_to_find_an_engine(tmp_path: Path) -> None:
     """Whether a plugin folder holds an engine is decided from at most 2 MiB of its source,
     without importing it: a mark past that budget is not seen, and the plugin is not run."""
-    from hermes_core.sources.hermes import plugins
+    from hermes_core.sources.hermes_plugins import _plugins as plugins
 
     home = _plugin_home(tmp_path / "home", "padded", THREADED_ENGINE.replace("threaded", "padded"))
     folder = home / "plugins" / "padded"

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from hermes_core.sources.hermes.estimates import (
+from hermes_core.sources.hermes_plugins._estimates import (
     estimate_messages_tokens_rough,
     estimate_tokens_rough,
 )

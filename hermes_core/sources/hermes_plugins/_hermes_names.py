@@ -8,7 +8,7 @@ underscore, and every name it imports from Hermes' own modules (plugins import
 test ``tests/e2e/test_hermes_names.py`` reads them again from both releases and fails
 when one is missing here.
 
-Each name is either served by the stand-in (:mod:`~hermes_core.sources.hermes.shims`)
+Each name is either served by the stand-in (:mod:`~hermes_core.sources.hermes_plugins._shims`)
 or in :data:`HERMES_ONLY`, with the reason only Hermes Agent can serve it; a plugin
 that imports one of those is listed ``needs-hermes-agent``, never ``broken``.
 """

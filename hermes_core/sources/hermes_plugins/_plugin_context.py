@@ -23,7 +23,7 @@ def _is_an_engine(engine: Any) -> bool:
     """Whether ``engine`` inherits from a context engine class: Hermes Agent's, as the
     plugin imported it (Hermes' own or the stand-in), or hermes-context's."""
     from hermes_core.engine import ContextEngine
-    from hermes_core.sources.hermes.hermes_abc import HermesContextEngine
+    from hermes_core.sources.hermes_plugins._hermes_abc import HermesContextEngine
 
     hermes = sys.modules.get("agent.context_engine")
     base = getattr(hermes, "ContextEngine", None)

@@ -10,7 +10,7 @@ An enabled plugin whose Python files never mention
 Agent tells memory providers apart the same way). The others are imported
 (directories as a package named after their folder, so relative imports
 work) and their ``register(ctx)`` is run with a
-:class:`~hermes_core.sources.hermes.plugin_context.HermesPluginContext`. The
+:class:`~hermes_core.sources.hermes_plugins._plugin_context.HermesPluginContext`. The
 engine it registers is listed under its own name; each host gets an engine
 of its own by running ``register`` again (the first host gets the one found
 at discovery), never by copying one. Failures are records with status
@@ -35,11 +35,11 @@ from hermes_core.log import logger
 from hermes_core.names import is_valid_engine_name
 from hermes_core.registry.records import EngineRecord, EngineSource, EngineStatus
 from hermes_core.sources.entry_points import DeclaredEntryPoint, InstalledEntryPoints
-from hermes_core.sources.hermes import shims
-from hermes_core.sources.hermes.engine_folders import INSTALL_HERMES, hermes_module_missing
-from hermes_core.sources.hermes.plugin_context import HermesPluginContext
-from hermes_core.sources.hermes.tail_rules import release_for
-from hermes_core.sources.hermes.wrapped_engine import HermesPluginEngine
+from hermes_core.sources.hermes_plugins import _shims as shims
+from hermes_core.sources.hermes_plugins._engine_folders import INSTALL_HERMES, hermes_module_missing
+from hermes_core.sources.hermes_plugins._plugin_context import HermesPluginContext
+from hermes_core.sources.hermes_plugins._tail_rules import release_for
+from hermes_core.sources.hermes_plugins._wrapped_engine import HermesPluginEngine
 from hermes_core.sources.manifests import manifest_gate
 from hermes_core.sources.packages import import_package, package_name
 

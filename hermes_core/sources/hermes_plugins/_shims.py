@@ -2,7 +2,7 @@
 
 ``agent`` and ``agent.context_engine`` (the base class),
 ``agent.context_compressor`` (``ContextCompressor``, backed by our compressor:
-see :mod:`~hermes_core.sources.hermes.compressor_stand_in`),
+see :mod:`~hermes_core.sources.hermes_plugins._compressor_stand_in`),
 ``agent.auxiliary_client`` (``call_llm``), ``hermes_cli`` and
 ``hermes_cli.config`` (``get_hermes_home``). :func:`install` puts a finder on
 ``sys.meta_path`` (never anything on disk) the first time a Hermes plugin is
@@ -41,22 +41,25 @@ from typing import Any
 
 from hermes_core.config.home import hermes_home
 from hermes_core.llm import LLM, AuxiliaryLLMConfig
-from hermes_core.sources.hermes import compressor_helpers as helpers
-from hermes_core.sources.hermes.compressor_stand_in import ContextCompressor, summary_prefix
-from hermes_core.sources.hermes.estimates import (
+from hermes_core.sources.hermes_plugins import _compressor_helpers as helpers
+from hermes_core.sources.hermes_plugins._compressor_stand_in import (
+    ContextCompressor,
+    summary_prefix,
+)
+from hermes_core.sources.hermes_plugins._estimates import (
     CHARS_PER_TOKEN,
     MINIMUM_CONTEXT_LENGTH,
     estimate_messages_tokens_rough,
     estimate_tokens_rough,
 )
-from hermes_core.sources.hermes.hermes_abc import (
+from hermes_core.sources.hermes_plugins._hermes_abc import (
     MEMORY_CONTEXT_MAX_CHARS,
     HermesContextEngine,
     automatic_compaction_status_message,
     sanitize_memory_context,
 )
-from hermes_core.sources.hermes.hermes_names import HERMES_ONLY
-from hermes_core.sources.hermes.tail_rules import DEFAULT_RELEASE
+from hermes_core.sources.hermes_plugins._hermes_names import HERMES_ONLY
+from hermes_core.sources.hermes_plugins._tail_rules import DEFAULT_RELEASE
 
 __all__ = [
     "bind_owner",

@@ -1,7 +1,7 @@
 """Where Hermes Agent's compressor starts the tail it keeps verbatim, release by release.
 
 A plugin built on Hermes' compressor (hermes-context-tuner wraps it) was tuned to what
-that compressor keeps, and the stand-in (:mod:`.compressor_stand_in`) keeps the same: the
+that compressor keeps, and the stand-in (:mod:`._compressor_stand_in`) keeps the same: the
 rules of the release the plugin declares (``requires_hermes`` in its ``plugin.yaml``),
 0.22's when it declares none. Written from what each release does, measured by
 ``tests/e2e/test_real_plugins.py`` against the real ones:

@@ -2,7 +2,7 @@
 
 :class:`HermesPluginEngine` is a :class:`~hermes_core.ContextEngine` around an
 engine a Hermes plugin registered (an instance of Hermes' base class, the real
-one or :mod:`~hermes_core.sources.hermes.hermes_abc`). Each hook goes to the
+one or :mod:`~hermes_core.sources.hermes_plugins._hermes_abc`). Each hook goes to the
 engine as Hermes Agent would call it (``compress`` with only the keywords its
 signature takes, ``handle_tool_call(..., messages=)``,
 ``on_session_reset()``), with ``call_llm`` and ``get_hermes_home`` bound to
@@ -29,10 +29,10 @@ from hermes_core.hooks._record import Hook
 from hermes_core.hooks._signatures import accepted_keywords
 from hermes_core.hooks._types import Messages, ToolSchema
 from hermes_core.llm import LLM
-from hermes_core.sources.hermes import shims
-from hermes_core.sources.hermes.attributes import ENGINE_ATTRIBUTES, forwarding
-from hermes_core.sources.hermes.forwarding import HERMES_BASE_HOOKS, add_forwarding
-from hermes_core.sources.hermes.hermes_abc import HermesContextEngine
+from hermes_core.sources.hermes_plugins import _shims as shims
+from hermes_core.sources.hermes_plugins._attributes import ENGINE_ATTRIBUTES, forwarding
+from hermes_core.sources.hermes_plugins._forwarding import HERMES_BASE_HOOKS, add_forwarding
+from hermes_core.sources.hermes_plugins._hermes_abc import HermesContextEngine
 
 __all__ = ["HermesPluginEngine"]
 
