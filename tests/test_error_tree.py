@@ -79,7 +79,7 @@ def test_the_errors_module_draws_every_exception_it_defines_in_its_tree(module: 
         ("hermes_core.testing.rules", "ContractViolation", AssertionError),
         ("hermes_core.integrations.extras", "MissingExtraError", ImportError),
         ("hermes_core.llm", "LLMQuotaError", Exception),
-        ("hermes_engine_lcm.store.database", "StorePathError", ValueError),
+        ("hermes_engine_lcm.store.sqlite.database", "StorePathError", ValueError),
         ("hermes_engine_lcm.store.open", "MissingDriverError", RuntimeError),
         ("hermes_engine_lcm.tools", "ToolError", Exception),
         ("hermes_engine_lcm.relevance.native", "NativeBusy", RuntimeError),

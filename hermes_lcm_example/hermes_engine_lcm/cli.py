@@ -111,7 +111,7 @@ def migrate(ctx: click.Context, url: str | None, source: Path | None) -> None:
     source = source or settings.database_path(config.home)
     try:
         from hermes_engine_lcm.store.postgres.database import PostgresDatabase
-        from hermes_engine_lcm.store.postgres.transfer import TransferError, transfer
+        from hermes_engine_lcm.store.transfer import TransferError, transfer
     except ImportError:
         raise click.ClickException(
             "psycopg is not installed: pip install 'hermes-engine-lcm[postgres]'"

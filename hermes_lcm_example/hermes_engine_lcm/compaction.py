@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from hermes_core import LLM, FailureCooldown, estimate_message_tokens, get_logger
 from hermes_engine_lcm.render import render_turns
 from hermes_engine_lcm.settings import LCMSettings
-from hermes_engine_lcm.store.connection import Connection, StoreDatabase
 from hermes_engine_lcm.store.nodes import (
     Item,
     active_items,
@@ -25,6 +24,7 @@ from hermes_engine_lcm.store.nodes import (
     replace_with_summary,
     still_active,
 )
+from hermes_engine_lcm.store.protocol import Connection, StoreDatabase
 from hermes_engine_lcm.store.records import MessageMeta, message_meta
 from hermes_engine_lcm.summarizer import summarize
 

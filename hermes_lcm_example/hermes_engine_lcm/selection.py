@@ -35,13 +35,13 @@ from hermes_engine_lcm.neighbourhood import by_neighbourhood, reach_of
 from hermes_engine_lcm.relevance.ranking import KeywordRelevance, Relevance
 from hermes_engine_lcm.render import summary_message
 from hermes_engine_lcm.store.cache import MessageCache
-from hermes_engine_lcm.store.connection import Connection
 from hermes_engine_lcm.store.nodes import (
     Item,
     SummaryRow,
     load_messages,
     load_summaries,
 )
+from hermes_engine_lcm.store.protocol import Connection
 from hermes_engine_lcm.store.records import MessageMeta, messages_at, recent_ids
 
 __all__ = ["Shares", "active_messages", "build_request"]

@@ -194,30 +194,25 @@ class PostgresServer:
 
     def create_database(self, prefix: str = "lcm") -> str:
         """A new empty database; its URL."""
-        import psycopg
+        from hermes_engine_lcm.store.postgres import admin
 
         self._created += 1
         name = f"{prefix}_{os.getpid()}_{self._created}"
-        with psycopg.connect(self.url("postgres"), autocommit=True) as admin:
-            admin.execute(f'CREATE DATABASE "{name}"')
+        admin.create_database(self.url("postgres"), name)
         return self.url(name)
 
     def sql(self, dbname: str, query: str, *params: Any) -> list[tuple[Any, ...]]:
         """Run one statement on ``dbname`` as the superuser; its rows."""
-        import psycopg
+        from hermes_engine_lcm.store.postgres import admin
 
-        with psycopg.connect(self.url(dbname), autocommit=True) as connection:
-            cursor = connection.execute(query.encode(), params or None)
-            return list(cursor) if cursor.description else []
+        return admin.run(self.url(dbname), query, *params)
 
     def clients(self) -> list[tuple[Any, ...]]:
         """The client connections open now, but the one asking: (pid, database, state,
         application name, backend start)."""
-        return self.sql(
-            "postgres",
-            "SELECT pid, datname, state, application_name, backend_start FROM pg_stat_activity"
-            " WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
-        )
+        from hermes_engine_lcm.store.postgres import admin
+
+        return admin.client_connections(self.url("postgres"))
 
     def close_clients(self) -> list[tuple[Any, ...]]:
         """Close every client connection still open (after a moment for those closing
@@ -227,8 +222,10 @@ class PostgresServer:
         while left and time.monotonic() < deadline:
             time.sleep(0.1)
             left = self.clients()
+        from hermes_engine_lcm.store.postgres import admin
+
         for pid, *_ in left:
-            self.sql("postgres", "SELECT pg_terminate_backend(%s)", pid)
+            admin.terminate(self.url("postgres"), pid)
         return left
 
     def stop(self) -> None:

@@ -10,7 +10,6 @@ from typing import Any
 from hermes_core import CHARS_PER_TOKEN, text_of
 from hermes_engine_lcm.errors import ToolError
 from hermes_engine_lcm.relevance.ranking import Relevance, fuse
-from hermes_engine_lcm.store.connection import Connection
 from hermes_engine_lcm.store.nodes import (
     active_items,
     covered_messages,
@@ -21,6 +20,7 @@ from hermes_engine_lcm.store.nodes import (
     parse_id,
     summary_children,
 )
+from hermes_engine_lcm.store.protocol import Connection
 from hermes_engine_lcm.store.records import (
     message_hits,
     message_meta,

@@ -157,7 +157,7 @@ def test_reset_starts_a_fresh_active_context_and_keeps_the_history(
 def test_without_fts5_search_still_works_through_a_scan(
     make_lcm: Callable[..., LCMEngine], monkeypatch: pytest.MonkeyPatch, logs: EventCapture
 ) -> None:
-    import hermes_engine_lcm.store.database as database
+    import hermes_engine_lcm.store.sqlite.database as database
 
     monkeypatch.setattr(database, "fts5_available", lambda: False)
     monkeypatch.setattr(database, "_fts_warned", False)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from hermes_engine_lcm import LCMEngine
-from hermes_engine_lcm.store.database import StorePathError
+from hermes_engine_lcm.store.sqlite.database import StorePathError
 
 from hermes_core import ContextHost
 

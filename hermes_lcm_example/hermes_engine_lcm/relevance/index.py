@@ -29,8 +29,8 @@ from typing import Any
 import numpy as np
 
 from hermes_engine_lcm.relevance.views import VIEWS
-from hermes_engine_lcm.store.connection import Connection
 from hermes_engine_lcm.store.embeddings import vectors_after
+from hermes_engine_lcm.store.protocol import Connection
 
 __all__ = ["VectorIndex"]
 

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from hermes_core import get_logger
-from hermes_engine_lcm.store.connection import Connection
+from hermes_engine_lcm.store.protocol import Connection
 from hermes_engine_lcm.store.search import ranked_messages
 
 __all__ = [

@@ -14,8 +14,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
-from hermes_engine_lcm.store.connection import Connection
 from hermes_engine_lcm.store.nodes import SummaryRow, load_messages, load_summaries
+from hermes_engine_lcm.store.protocol import Connection
 from hermes_engine_lcm.store.records import MessageMeta, message_meta
 
 __all__ = ["MessageCache"]

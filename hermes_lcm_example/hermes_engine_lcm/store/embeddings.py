@@ -1,7 +1,7 @@
 """Embeddings, stored with the messages they belong to: one row per message and model.
 
-The table is created beside the others, under the store's migration lock
-(:data:`SQLITE_TABLE`, :data:`POSTGRES_TABLE`), whether or not embeddings are on, so
+The table is created beside the others, under the store's migration lock (each
+backend's ``EMBEDDINGS_TABLE``, in its schema module), whether or not embeddings are on, so
 that turning them on needs nothing but the setting. A row's vector is float32
 bytes (what it holds is the reader's business: the relevance layer stores a
 message's own vector and its vector in context, side by side); a message
@@ -13,29 +13,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from hermes_engine_lcm.store.connection import Connection
+from hermes_engine_lcm.store.protocol import Connection
 
 __all__ = [
-    "POSTGRES_TABLE",
-    "SQLITE_TABLE",
     "store_vectors",
     "unembedded",
     "vector_count",
     "vectors_after",
 ]
-
-SQLITE_TABLE = (
-    "CREATE TABLE IF NOT EXISTS embeddings ("
-    " message_id INTEGER PRIMARY KEY REFERENCES messages(id),"
-    " session_id TEXT NOT NULL, model TEXT NOT NULL, vector BLOB NOT NULL)",
-    "CREATE INDEX IF NOT EXISTS embeddings_by_session ON embeddings(session_id, message_id)",
-)
-POSTGRES_TABLE = (
-    "CREATE TABLE IF NOT EXISTS embeddings ("
-    " message_id BIGINT PRIMARY KEY REFERENCES messages(id),"
-    " session_id TEXT NOT NULL, model TEXT NOT NULL, vector BYTEA NOT NULL)",
-    "CREATE INDEX IF NOT EXISTS embeddings_by_session ON embeddings(session_id, message_id)",
-)
 
 
 def unembedded(

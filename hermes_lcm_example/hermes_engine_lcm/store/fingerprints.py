@@ -13,8 +13,8 @@ from __future__ import annotations
 import json
 
 from hermes_core import get_logger
-from hermes_engine_lcm.store.connection import Connection
 from hermes_engine_lcm.store.messages import fingerprint
+from hermes_engine_lcm.store.protocol import Connection
 
 __all__ = ["SCHEME", "ensure_scheme"]
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hermes_core import ROLES, estimate_message_tokens, get_logger, text_of
-from hermes_engine_lcm.store.connection import Connection
+from hermes_engine_lcm.store.protocol import Connection
 from hermes_engine_lcm.store.search_rules import has_cjk
 
 __all__ = [

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from hermes_engine_lcm.store.connection import Connection
 from hermes_engine_lcm.store.messages import storable_text
+from hermes_engine_lcm.store.protocol import Connection
 
 __all__ = [
     "Item",

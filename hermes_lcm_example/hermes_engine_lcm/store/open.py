@@ -8,8 +8,8 @@ from pathlib import Path
 from hermes_core import get_logger
 from hermes_engine_lcm.errors import MissingDriverError
 from hermes_engine_lcm.settings import LCMSettings
-from hermes_engine_lcm.store.connection import StoreDatabase
-from hermes_engine_lcm.store.database import Database
+from hermes_engine_lcm.store.protocol import StoreDatabase
+from hermes_engine_lcm.store.sqlite.database import Database
 
 __all__ = ["MissingDriverError", "open_store"]
 

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from hermes_engine_lcm.store.connection import Connection
+from hermes_engine_lcm.store.protocol import Connection
 from hermes_engine_lcm.store.search_rules import Hit
 
 __all__ = [

@@ -7,7 +7,8 @@ from typing import Any
 
 import psycopg
 
-from hermes_engine_lcm.store.connection import Dialect, Rows
+from hermes_engine_lcm.store.postgres.search import PostgresSearch
+from hermes_engine_lcm.store.protocol import Rows
 
 __all__ = ["COLUMN_TYPES", "PostgresConnection"]
 
@@ -60,9 +61,9 @@ class PostgresConnection:
     def __init__(self, connection: psycopg.Connection[Any]) -> None:
         self.raw = connection
 
-    @property
-    def dialect(self) -> Dialect:
-        return "postgresql"
+    def searcher(self, session_ids: Sequence[str] | None, fts: bool) -> PostgresSearch:
+        """PostgreSQL's search (its full-text columns always exist: ``fts`` is moot)."""
+        return PostgresSearch(self, session_ids)
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Rows:
         return self.raw.execute(_sql(sql), parameters)

@@ -42,11 +42,10 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from hermes_core import get_logger
 from hermes_core import redact as redact_text
 from hermes_engine_lcm.errors import StoreBusy, StoreConnectionError
-from hermes_engine_lcm.store.embeddings import POSTGRES_TABLE
 from hermes_engine_lcm.store.fingerprints import ensure_scheme
 from hermes_engine_lcm.store.postgres.connection import PostgresConnection
 from hermes_engine_lcm.store.postgres.health import Breaker, StoreUnavailable
-from hermes_engine_lcm.store.postgres.schema import MIGRATIONS
+from hermes_engine_lcm.store.postgres.schema import EMBEDDINGS_TABLE, MIGRATIONS
 
 # psycopg and its pool report a server that is down as log warnings: without a handler of
 # ours, logging's last resort would print them on the agent's stderr; this module reports
@@ -323,7 +322,7 @@ class PostgresDatabase:
                         raw.execute("UPDATE lcm_schema SET version = %s", (number,))
                         logger.info("lcm.migrated", database=self.location, version=number)
                 ensure_scheme(PostgresConnection(raw))
-                for statement in POSTGRES_TABLE:
+                for statement in EMBEDDINGS_TABLE:
                     raw.execute(statement)
         except psycopg.OperationalError as exc:
             raise StoreConnectionError(

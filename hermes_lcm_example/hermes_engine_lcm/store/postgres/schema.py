@@ -11,7 +11,7 @@ different sessions never wait on each other for one.
 
 from __future__ import annotations
 
-__all__ = ["MIGRATIONS"]
+__all__ = ["EMBEDDINGS_TABLE", "MIGRATIONS"]
 
 MIGRATIONS: tuple[str, ...] = (
     """
@@ -80,4 +80,12 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (session_id, position)
     );
     """,
+)
+
+#: The embeddings table (see ``store.embeddings``), made whether or not embeddings are on.
+EMBEDDINGS_TABLE = (
+    "CREATE TABLE IF NOT EXISTS embeddings ("
+    " message_id BIGINT PRIMARY KEY REFERENCES messages(id),"
+    " session_id TEXT NOT NULL, model TEXT NOT NULL, vector BYTEA NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS embeddings_by_session ON embeddings(session_id, message_id)",
 )

@@ -22,10 +22,9 @@ from pathlib import Path
 
 from hermes_core import get_logger
 from hermes_engine_lcm.errors import StorePathError
-from hermes_engine_lcm.store.connection import SQLiteConnection
-from hermes_engine_lcm.store.embeddings import SQLITE_TABLE
 from hermes_engine_lcm.store.fingerprints import ensure_scheme
-from hermes_engine_lcm.store.schema import CORE_MIGRATIONS, FTS_MIGRATIONS
+from hermes_engine_lcm.store.sqlite.connection import SQLiteConnection
+from hermes_engine_lcm.store.sqlite.schema import CORE_MIGRATIONS, EMBEDDINGS_TABLE, FTS_MIGRATIONS
 
 __all__ = ["Database", "StorePathError", "fts5_available"]
 
@@ -187,7 +186,7 @@ class Database:
                         version = number
             db.execute(f"PRAGMA user_version = {version}")
             ensure_scheme(db)
-            for statement in SQLITE_TABLE:
+            for statement in EMBEDDINGS_TABLE:
                 db.execute(statement)
         fts: bool = version >= len(CORE_MIGRATIONS) + len(FTS_MIGRATIONS)
         if not fts and not _fts_warned:

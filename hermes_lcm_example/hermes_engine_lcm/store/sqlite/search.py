@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from hermes_engine_lcm.store.connection import Connection
-from hermes_engine_lcm.store.search import Hits, Row
+from hermes_engine_lcm.store.protocol import Connection, Hits, Row
 from hermes_engine_lcm.store.search_rules import CJK, like_pattern
 
 __all__ = ["Fts5Search"]

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hermes_engine_lcm.errors import TransferError
-from hermes_engine_lcm.store.database import Database
 from hermes_engine_lcm.store.postgres.database import LOCK_MIGRATIONS, PostgresDatabase
+from hermes_engine_lcm.store.sqlite.database import Database
 
 __all__ = ["TABLES", "TransferError", "TransferReport", "transfer"]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["CORE_MIGRATIONS", "FTS_MIGRATIONS"]
+__all__ = ["CORE_MIGRATIONS", "EMBEDDINGS_TABLE", "FTS_MIGRATIONS"]
 
 #: Tables every store has. Messages and summaries are immutable once written;
 #: ``context_items`` is the active context of each session.
@@ -109,3 +109,11 @@ DROP TABLE messages_fts;
 
 #: The migrations that need FTS5, applied after CORE_MIGRATIONS in this order.
 FTS_MIGRATIONS: tuple[str, ...] = (_FTS_TABLES, _STEM_INDEX)
+
+#: The embeddings table (see ``store.embeddings``), made whether or not embeddings are on.
+EMBEDDINGS_TABLE = (
+    "CREATE TABLE IF NOT EXISTS embeddings ("
+    " message_id INTEGER PRIMARY KEY REFERENCES messages(id),"
+    " session_id TEXT NOT NULL, model TEXT NOT NULL, vector BLOB NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS embeddings_by_session ON embeddings(session_id, message_id)",
+)
