@@ -102,6 +102,19 @@ class ContextEngine(ABC):
 
     # ------------------------------------------------------------------ optional
 
+    def prepare_compress(
+        self,
+        messages: Messages,
+        current_tokens: int | None = None,
+        session_id: str = "",
+        deadline: float | None = None,
+    ) -> None:
+        """Prepare the next pass's summaries in the background (see the hookspec).
+
+        Default: nothing, so the next pass summarises when it runs.
+        """
+        return None
+
     def should_compress_info(self, prompt_tokens: int | None = None) -> tuple[bool, str | None]:
         """Return ``(should_compress, reason)``.
 

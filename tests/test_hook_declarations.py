@@ -14,7 +14,7 @@ import pytest
 
 from hermes_core import HOOKS, ContextEngine, ContextHost, Hook
 from hermes_core.hermes_agent.adapter import _Hosted
-from hermes_core.hooks._record import BOUNDED, INLINE, PASS, engine_hook
+from hermes_core.hooks._record import BACKGROUND, BOUNDED, INLINE, engine_hook
 from hermes_core.host._generic import generic_method
 from hermes_core.sources.hermes_plugins._hermes_abc import HermesContextEngine
 from hermes_core.sources.hermes_plugins._wrapped_engine import HermesPluginEngine
@@ -105,6 +105,8 @@ def _arguments(hook: Hook) -> tuple[list[Any], dict[str, Any]]:
 
 def _call(host: ContextHost, hook: Hook) -> Any:
     positional, keywords = _arguments(hook)
+    if hook.call == BACKGROUND:  # started once the prompt nears the threshold
+        host.engine.threshold_tokens = host.engine.last_prompt_tokens = 1_000
     return getattr(host, hook.host_method)(*positional, **keywords)
 
 
@@ -189,6 +191,8 @@ def test_a_late_engine_and_a_failing_one_leave_the_caller_with_the_declared_fall
         assert raised == late == MESSAGES  # "the messages as they were", "the original request"
     elif hook.host_method == "prune_tool_results":
         assert raised == late == (MESSAGES, 0)  # "the messages as they were, and 0"
+    elif hook.call == BACKGROUND:  # never waited for: the agent goes on, told it started
+        assert raised is late is True
     elif hook.host_method == "for_subagent":  # "a host over a new engine of the same name"
         for sub in (raised, late):
             assert isinstance(sub, ContextHost) and isinstance(sub.engine, Hooked)
@@ -213,7 +217,7 @@ def test_the_config_text_lists_the_bounded_and_the_inline_host_methods() -> None
 
     text = rule_for("compression.hook_timeout_seconds").doc
     for hook in HOOKS.values():
-        if hook.call != PASS:
+        if hook.call in (INLINE, BOUNDED):
             assert hook.host_method in text
 
 

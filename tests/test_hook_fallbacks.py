@@ -66,6 +66,7 @@ DESCRIBED = {
     "get_automatic_compaction_status_message",
     "clone_for_agent",
     "close",
+    "prepare_compress",  # tests/test_host_preparation.py
 }
 
 

@@ -17,6 +17,7 @@ CALLS = {
     "inline": "inline, on the agent's thread (it must only read counters)",
     "bounded": "bounded by ``compression.hook_timeout_seconds``, on the host's pool",
     "pass": "as a compression pass, bounded by ``compression.context_timeout_seconds``",
+    "background": "on the host's pool, in the background: the agent never waits for it",
 }
 
 
@@ -28,7 +29,7 @@ class HookFallbacks(griffe.Extension):
             return
         from hermes_core import HOOKS
 
-        spec = pkg["hookspecs.ContextEngineSpec"]
+        spec = pkg["hooks._specs.ContextEngineSpec"]
         for name, hook in HOOKS.items():
             member = spec.members.get(name)
             if member is None or member.docstring is None:

@@ -19,6 +19,7 @@ HOW = {
     "inline": "inline, unbounded",
     "bounded": "bounded (`hook_timeout_seconds`)",
     "pass": "a pass (`context_timeout_seconds`)",
+    "background": "in the background, never waited for",
 }
 
 

@@ -356,6 +356,15 @@ KEYS: tuple[KeyRule, ...] = (
         "(2, then 4, 8, ... responses, below the model's window).",
     ),
     KeyRule(
+        "compression.prepare_at_share",
+        share(0.0, 1.0),
+        "a share from 0 to 1 (0: never prepare ahead)",
+        0.8,
+        "Once a prompt reaches this share of the engine's threshold, the next pass's "
+        "summaries are prepared in the background while the agent works, so the pass "
+        "applies them without waiting for the summariser.",
+    ),
+    KeyRule(
         "compression.min_turns_between_passes",
         whole_number(0),
         "a whole number of responses, 0 or more (0: never too soon)",

@@ -12,7 +12,15 @@ private: import from here (or from :mod:`hermes_core`).
 from __future__ import annotations
 
 from hermes_core.hooks._markers import PROJECT_NAME, hookimpl, hookspec
-from hermes_core.hooks._record import BOUNDED, INLINE, PASS, CallKind, Hook, engine_hook
+from hermes_core.hooks._record import (
+    BACKGROUND,
+    BOUNDED,
+    INLINE,
+    PASS,
+    CallKind,
+    Hook,
+    engine_hook,
+)
 from hermes_core.hooks._signatures import accepted_keywords, call_with_accepted
 from hermes_core.hooks._specs import (
     ENGINE_HOOKS,
@@ -26,6 +34,7 @@ from hermes_core.hooks._specs import (
 from hermes_core.hooks._types import Message, Messages, ToolSchema, Usage
 
 __all__ = [
+    "BACKGROUND",
     "BOUNDED",
     "ENGINE_HOOKS",
     "HOOKS",

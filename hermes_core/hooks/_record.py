@@ -28,15 +28,17 @@ from typing import Any, Literal, TypeVar
 
 from hermes_core.hooks._markers import hookspec
 
-__all__ = ["BOUNDED", "INLINE", "PASS", "CallKind", "Hook", "engine_hook"]
+__all__ = ["BACKGROUND", "BOUNDED", "INLINE", "PASS", "CallKind", "Hook", "engine_hook"]
 
 #: How the host calls a hook: on the agent's thread, unbounded (it must only read
 #: counters); on the host's pool under ``compression.hook_timeout_seconds``; or as a
 #: compression pass under ``compression.context_timeout_seconds``.
-CallKind = Literal["inline", "bounded", "pass"]
+CallKind = Literal["inline", "bounded", "pass", "background"]
 INLINE: CallKind = "inline"
 BOUNDED: CallKind = "bounded"
 PASS: CallKind = "pass"
+#: On the host's pool, never waited for: the agent goes on while the engine works.
+BACKGROUND: CallKind = "background"
 
 F = TypeVar("F", bound=Callable[..., Any])
 _POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)

@@ -39,7 +39,7 @@ from collections.abc import Callable
 from typing import Any
 
 from hermes_core.hooks._markers import hookspec
-from hermes_core.hooks._record import BOUNDED, INLINE, PASS, Hook, engine_hook
+from hermes_core.hooks._record import BACKGROUND, BOUNDED, INLINE, PASS, Hook, engine_hook
 from hermes_core.hooks._types import Message, Messages, ToolSchema, Usage
 
 __all__ = [
@@ -116,6 +116,30 @@ class ContextEngineSpec:
         ``deadline`` (``time.monotonic()`` value after which the host has given
         up: commit nothing durable after it) are passed only when the method
         accepts them.
+        """
+        raise NotImplementedError
+
+    @engine_hook(
+        host="prepare_compress",
+        call=BACKGROUND,
+        fallback="nothing: the next pass summarises as it would have",
+    )
+    def prepare_compress(
+        self,
+        messages: Messages,
+        current_tokens: int | None = None,
+        session_id: str = "",
+        deadline: float | None = None,
+    ) -> None:
+        """The conversation nears the threshold: prepare what the next pass will need (its
+        summaries) while the agent works (always: ``messages``, a private copy).
+
+        Called on a thread of the host's pool and never waited for, at most once at a
+        time per session, after a turn whose prompt reached
+        ``compression.prepare_at_share`` of the threshold. What it prepares must be
+        keyed by what it was made from: the next pass uses it only when the
+        conversation still holds that, and otherwise summarises as it would have.
+        It may run while a pass of the same session runs. Default: nothing.
         """
         raise NotImplementedError
 

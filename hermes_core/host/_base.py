@@ -32,6 +32,7 @@ from hermes_core.host._engine_tools import EngineTools
 from hermes_core.host._handed import HandedCopies
 from hermes_core.host._model import tell_model
 from hermes_core.host._pool import DaemonPool, host_pool
+from hermes_core.host._preparation import Preparation
 from hermes_core.host._selection import Selection
 from hermes_core.host._tracing import trace_enabled, traced
 from hermes_core.messages import copy_messages
@@ -132,6 +133,13 @@ class HostBase:
         )
         self._backoff = backoff
         self._compaction = Compaction(calls, self._plugins, self._pool, backoff)
+        self._preparation = Preparation(
+            calls,
+            methods["prepare_compress"] if _overrides(engine, "prepare_compress") else None,
+            self._pool,
+            float(self.config.value("compression.prepare_at_share")),
+            self.context_timeout_seconds,
+        )
         self._tools = EngineTools(calls, self._handed)
 
     @classmethod
@@ -284,6 +292,7 @@ class HostBase:
             requested_engine=self.activation.requested,
             engine_fallback=fallback.reason if fallback is not None else None,
             passes_backoff_responses_left=self._backoff.responses_left,
+            preparations_running=self._preparation.running,
             **self.counters.as_dict(),
         )
         return status

@@ -23,6 +23,11 @@ class HostCounters:
     #: Backoffs started by passes that did not help, and the passes they held.
     passes_backed_off: int = 0
     passes_held: int = 0
+    #: Preparations of a next pass's summaries started in the background, those that
+    #: ended, and those that raised.
+    preparations_started: int = 0
+    preparations_done: int = 0
+    preparation_failures: int = 0
     select_context_fallbacks: int = 0
     #: Prunes of old tool results the host accepted, and those it refused or that failed.
     prunes: int = 0

@@ -199,6 +199,21 @@ class ContextHost(HostBase):
             host.update_model(*self._model_call)
         return host
 
+    def prepare_compress(self, messages: Messages, *, session_id: str | None = None) -> bool:
+        """Once the last prompt reached ``compression.prepare_at_share`` of the engine's
+        threshold, start the engine's ``prepare_compress`` over a copy of ``messages`` in
+        the background, and return at once: whether one started.
+
+        :meth:`turn_complete` calls it; an agent that does not call that calls this
+        after each turn. At most one runs per session; an engine that keeps the base
+        class's default, or a share of 0, starts none. A preparation that raises is
+        logged and counted (``preparation_failures``): the next pass summarises as it
+        would have.
+        """
+        if not self._preparation.due():
+            return False
+        return self._preparation.start(messages, self._session(session_id))
+
     # ------------------------------------------------------------------ per request
 
     def select_context(
@@ -262,11 +277,14 @@ class ContextHost(HostBase):
         as that copy again while it stands where it stood (see
         :mod:`hermes_core.host._handed`): the cost follows what is new.
 
-        Skipped entirely for engines that do not override it; ``meta``
+        First it starts preparing the next pass when one is due
+        (:meth:`prepare_compress`). The engine's hook is skipped for engines that do
+        not override it; ``meta``
         (``turn_id``, ``task_id``, ``api_call_count``, ``interrupted``,
         ``failed``, ``turn_exit_reason``) is passed where accepted; exceptions
         are logged and swallowed.
         """
+        self.prepare_compress(messages, session_id=session_id)
         if self._on_turn_complete is None:
             return
         session = self._session(session_id)

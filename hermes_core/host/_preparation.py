@@ -1,0 +1,119 @@
+"""Preparing the next pass's summaries in the background, while the agent works.
+
+After a turn whose prompt reached ``compression.prepare_at_share`` of the
+engine's threshold, the host hands the engine's ``prepare_compress`` a copy of
+the conversation on a thread of its pool, and does not wait: the agent goes
+on. At most one preparation runs per session; a turn that ends while one runs
+starts none. The engine keys what it prepares by what it was made from, so a
+pass uses it only when the conversation still holds that (see the hookspec);
+the host only starts, counts and logs. A preparation that raises is logged
+(``context_engine.preparation_failed``) and counted; it changes nothing.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from hermes_core.containment import reraise_user_interrupt
+from hermes_core.hooks._types import Messages
+from hermes_core.host._engine_calls import EngineCalls
+from hermes_core.host._pool import DaemonPool
+from hermes_core.log import logger
+from hermes_core.messages import copy_messages
+
+__all__ = ["Preparation"]
+
+
+class Preparation:
+    """One engine's ``prepare_compress``, started in the background when a prompt nears
+    its threshold; None-safe for an engine that keeps the base class's default."""
+
+    def __init__(
+        self,
+        calls: EngineCalls,
+        prepare: Callable[..., Any] | None,
+        pool: DaemonPool,
+        share: float,
+        timeout: float,
+    ) -> None:
+        self._calls = calls
+        self._prepare = prepare if share > 0 else None
+        self._pool = pool
+        self._share = share
+        self._timeout = timeout
+        self._running: set[str | None] = set()
+        self._lock = threading.Lock()
+
+    @property
+    def running(self) -> int:
+        """How many preparations are running now."""
+        with self._lock:
+            return len(self._running)
+
+    def due(self) -> bool:
+        """Whether the engine's last prompt reached the share of its threshold at which
+        preparing starts (read inline: two counters)."""
+        if self._prepare is None:
+            return False
+        engine = self._calls.engine
+        threshold = engine.threshold_tokens
+        return threshold > 0 and engine.last_prompt_tokens >= self._share * threshold
+
+    def start(self, messages: Messages, session: str | None) -> bool:
+        """Start preparing for ``session`` over a copy of ``messages``, unless the engine
+        prepares nothing or a preparation of the session runs; whether one started."""
+        prepare = self._prepare
+        if prepare is None:
+            return False
+        with self._lock:
+            if session in self._running:
+                return False
+            self._running.add(session)
+        calls = self._calls
+        offered = {
+            "current_tokens": calls.engine.last_prompt_tokens,
+            "session_id": session,
+            "deadline": time.monotonic() + self._timeout if self._timeout > 0 else None,
+        }
+        keywords = calls.keywords("prepare_compress", offered)
+        copies = copy_messages(messages)
+        calls.counters.add("preparations_started")
+        logger.info(
+            "context_engine.preparation_started",
+            engine=calls.name,
+            session_id=session,
+            prompt_tokens=offered["current_tokens"],
+        )
+
+        def run() -> None:
+            started = time.monotonic()
+            try:
+                prepare(copies, **keywords)
+            except BaseException as exc:
+                reraise_user_interrupt(exc)
+                calls.counters.add("preparation_failures")
+                logger.warning(
+                    "context_engine.preparation_failed",
+                    engine=calls.name,
+                    session_id=session,
+                    error=f"{type(exc).__name__}: {exc}",
+                    effect="the next pass summarises as it would have",
+                )
+                calls.traceback("prepare_compress", exc)
+            else:
+                calls.counters.add("preparations_done")
+                logger.info(
+                    "context_engine.preparation_done",
+                    engine=calls.name,
+                    session_id=session,
+                    seconds=round(time.monotonic() - started, 3),
+                )
+            finally:
+                with self._lock:
+                    self._running.discard(session)
+
+        self._pool.submit(run)
+        return True
