@@ -16,6 +16,7 @@ from typing import Any
 from hermes_compressor.assembly import SUMMARY_PREFIX, assemble, split_summary
 from hermes_compressor.boundaries import Boundaries, find_boundaries, is_summary
 from hermes_compressor.fallback_summary import fallback_summary
+from hermes_compressor.prepared import PreparedSummaries, PreparedSummary, fingerprint
 from hermes_compressor.pruning import prune
 from hermes_compressor.settings import RULES, CompressorSettings
 from hermes_compressor.summary_prompt import build_prompt
@@ -93,6 +94,8 @@ class CompressorEngine(ContextEngine):
         #: Each session's standing instructions, carried into its compacted histories only
         #: (one engine may serve several users: one's rules never reach another's history).
         self.standing = SessionInstructions(skip=_own_summary)
+        #: Each session's summary prepared ahead (see :meth:`prepare_compress`).
+        self.prepared = PreparedSummaries()
         #: The session of the last ``on_session_start``; a pass names its own when the host
         #: passes ``session_id``.
         self._session = ""
@@ -163,6 +166,7 @@ class CompressorEngine(ContextEngine):
         self.attempts_this_turn = 0
         # a new conversation: the rules of the last one end, and only that session's
         self.standing.forget(self._session if session_id is None else session_id)
+        self.prepared.drop(self._session if session_id is None else session_id)
 
     def clone_for_agent(self) -> CompressorEngine:
         """A new compressor for another agent: the same settings, LLM and model figures, a
@@ -211,6 +215,9 @@ class CompressorEngine(ContextEngine):
             cooldown_seconds=self.cooldown.remaining(),
             summariser="llm" if self.llm is not None else "deterministic",
             last_summary_source=self.last_summary_source,
+            summary_prepared=self.prepared.state(self._session),
+            passes_with_prepared_summary=self.prepared.used,
+            passes_without_prepared_summary=self.prepared.not_ready,
             standing_instructions=self.standing.of(self._session).shown(),
             standing_instructions_left_out=self.standing.of(self._session).dropped,
         )
@@ -260,34 +267,94 @@ class CompressorEngine(ContextEngine):
             clean[bounds.head : bounds.tail],
             clean[bounds.tail :],
         )
-        summaries: list[str] = []
-        kept: list[Any] = []
-        for message in middle:
-            if StandingInstructions.is_block(message):
-                continue  # carried afresh below, never summarised
-            if is_summary(message, SUMMARY_PREFIX):
-                text, remainder = split_summary(message)
-                summaries.append(text)
-                if remainder is not None:
-                    kept.append(remainder)
-            else:
-                kept.append(message)
-        previous_text = "\n\n".join(summaries) or None
-        turns = prune(kept)
+        session = self._session if session_id is None else session_id
+        before = sum(tokens)
+        if self.llm is not None and focus_topic is None:
+            ready = self.prepared.covering(session, bounds.head, middle)
+            if ready is not None:
+                rest = middle[ready.count :]
+                result, after = self._carry(assemble(head, ready.summary, [*rest, *tail]), standing)
+                if after < before and not (0 < self.threshold_tokens <= after):
+                    self.prepared.used += 1
+                    self.last_summary_source = "prepared"
+                    return self._passed(session, result)
+            self.prepared.not_ready += 1
+        previous_text, turns = _middle_parts(middle)
         summary = self._summarise(
             turns, previous_text, focus_topic, sum(tokens[bounds.head : bounds.tail]), deadline
         )
         if summary is None:
             return list(messages)
         result, after = self._carry(assemble(head, summary, tail), standing)
-        before = sum(tokens)
         if after >= before:
             logger.info("compressor.no_gain", before_tokens=before, after_tokens=after)
             return clean
+        return self._passed(session, result)
+
+    def _passed(self, session: str, result: list[Message]) -> list[Message]:
+        """A pass ran: its counters, and the session's prepared summary is stale."""
         self.compression_count += 1
         self.last_prompt_tokens = -1
         self.breaker.pass_ran()
+        self.prepared.drop(session)
         return result
+
+    def prepare_compress(
+        self,
+        messages: list[Message],
+        current_tokens: int | None = None,
+        session_id: str | None = None,
+        deadline: float | None = None,
+    ) -> None:
+        """Summarise, ahead of the pass, the middle a pass would summarise now, with the
+        auxiliary LLM (without one a summary costs nothing: nothing is prepared).
+
+        The pass at the threshold applies it when its middle still starts with those very
+        messages, and keeps the turns that came after them as they are, while that
+        brings the conversation under the threshold; otherwise it summarises as it
+        would have. A middle at most twice what was prepared is not prepared again.
+        """
+        if self.llm is None or self.cooldown.remaining():
+            return
+        session = self._session if session_id is None else session_id
+        clean = sanitize_tool_pairs(messages)
+        tokens = [self.count_tokens(m) for m in clean]
+        bounds = self._boundaries(clean, tokens)
+        middle = clean[bounds.head : bounds.tail]
+        if not middle:
+            return
+        ready = self.prepared.covering(session, bounds.head, middle)
+        if ready is not None and 2 * ready.count >= len(middle):
+            return
+        previous_text, turns = _middle_parts(middle)
+        target = self._summary_tokens(sum(tokens[bounds.head : bounds.tail]))
+        with self.prepared.preparing(session):
+            try:
+                summary = self._ask(turns, previous_text, None, target, deadline)
+            except Exception as exc:
+                logger.warning(
+                    "compressor.preparation_failed",
+                    error=f"{type(exc).__name__}: {exc}",
+                    effect="the pass summarises when it runs",
+                )
+                return
+        self.prepared.put(
+            session, PreparedSummary(bounds.head, len(middle), fingerprint(middle), summary)
+        )
+
+    def get_automatic_compaction_status_message(
+        self, *, phase: str, default_message: str, **context: Any
+    ) -> str | None:
+        """The host's line, saying whether the summary was prepared ahead (no wait) or is
+        still being prepared (the pass waits for the summariser)."""
+        if not self.emit_automatic_compaction_status:
+            return None
+        state = self.prepared.state(self._session) if self.llm is not None else None
+        if state == "ready":
+            return f"{default_message} (summary prepared ahead: no wait)"
+        if state == "preparing":
+            return f"{default_message} (summary not ready yet: waiting for the summariser)"
+        return default_message
 
     def _carry(
         self, result: list[Message], standing: StandingInstructions
@@ -342,11 +409,7 @@ class CompressorEngine(ContextEngine):
             self.last_summary_source = "deterministic"
             return fallback_summary(turns, previous, max_chars=target * CHARS_PER_TOKEN)
         try:
-            answer = self.llm.complete(
-                build_prompt(turns, previous, focus_topic, target),
-                max_tokens=target * 2,
-                **accepted_keywords(self.llm.complete, {"deadline": deadline}),
-            )
+            text = self._ask(turns, previous, focus_topic, target, deadline)
         except _ABORTING as exc:
             seconds = self.cooldown.failed()
             logger.warning(
@@ -367,6 +430,42 @@ class CompressorEngine(ContextEngine):
                 return None
             self.last_summary_source = "deterministic"
             return fallback_summary(turns, previous, max_chars=target * CHARS_PER_TOKEN)
-        self.cooldown.succeeded()
         self.last_summary_source = "llm"
+        return text
+
+    def _ask(
+        self,
+        turns: list[Any],
+        previous: str | None,
+        focus_topic: str | None,
+        target: int,
+        deadline: float | None,
+    ) -> str:
+        """The auxiliary LLM's summary (a success ends its cooldown); raises what it raises."""
+        assert self.llm is not None
+        answer = self.llm.complete(
+            build_prompt(turns, previous, focus_topic, target),
+            max_tokens=target * 2,
+            **accepted_keywords(self.llm.complete, {"deadline": deadline}),
+        )
+        self.cooldown.succeeded()
         return str(answer.text).strip()
+
+
+def _middle_parts(middle: Sequence[Any]) -> tuple[str | None, list[Any]]:
+    """What a middle is summarised from: the text of the summaries in it (None when there
+    are none), and its other turns, pruned; standing-instruction blocks are neither (they
+    are carried afresh)."""
+    summaries: list[str] = []
+    kept: list[Any] = []
+    for message in middle:
+        if StandingInstructions.is_block(message):
+            continue
+        if is_summary(message, SUMMARY_PREFIX):
+            text, remainder = split_summary(message)
+            summaries.append(text)
+            if remainder is not None:
+                kept.append(remainder)
+        else:
+            kept.append(message)
+    return "\n\n".join(summaries) or None, prune(kept)
