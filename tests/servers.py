@@ -122,3 +122,35 @@ def client_for(server: HTTPServer, **overrides: Any) -> ChatClient:
     config = AuxiliaryLLMConfig.from_config({"auxiliary": {"compression": settings}}, "compression")
     assert config is not None
     return ChatClient(config, env={"TEST_LLM_KEY": "sk-test-123"}, backoff_seconds=0.01)
+
+
+class Summariser:
+    """A threaded chat server that answers request ``n`` with ``summary n``, holding the
+    requests named in ``held`` until ``release`` is set (others are answered meanwhile)."""
+
+    def __init__(self, held: set[int]) -> None:
+        self.requests: list[dict[str, Any]] = []
+        self.held = held
+        self.release = threading.Event()
+        self.arrived = threading.Semaphore(0)
+        self._lock = threading.Lock()
+        self.server = ChatServer(reply=self.answer)
+        config = AuxiliaryLLMConfig(
+            base_url=self.server.url, model="s", timeout_seconds=60, max_retries=0
+        )
+        self.llm = ChatClient(config, env={})
+
+    def answer(self, body: dict[str, Any]) -> tuple[int, dict[str, str], bytes]:
+        with self._lock:
+            self.requests.append(body)
+            number = len(self.requests)
+        self.arrived.release()
+        if number in self.held:
+            assert self.release.wait(60)
+        text = f"summary {number}"
+        raw = json.dumps({"choices": [{"message": {"role": "assistant", "content": text}}]})
+        return 200, {"Content-Type": "application/json"}, raw.encode()
+
+    def close(self) -> None:
+        self.release.set()
+        self.server.close()

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hermes_core import LLM, FailureCooldown, estimate_message_tokens, get_logger
+from hermes_engine_lcm.prepared import SummaryCache, cached_summary
 from hermes_engine_lcm.render import render_turns
 from hermes_engine_lcm.settings import LCMSettings
 from hermes_engine_lcm.store.nodes import (
@@ -28,7 +29,7 @@ from hermes_engine_lcm.store.protocol import Connection, StoreDatabase
 from hermes_engine_lcm.store.records import MessageMeta, message_meta
 from hermes_engine_lcm.summarizer import summarize
 
-__all__ = ["CompactionReport", "compact", "fresh_tail"]
+__all__ = ["CompactionReport", "compact", "fresh_tail", "prepare_leaves"]
 
 logger = get_logger("hermes_core.engines.lcm")
 
@@ -272,6 +273,8 @@ def compact(
     *,
     condense: bool = True,
     focus: str | None = None,
+    cache: SummaryCache | None = None,
+    ready_only_below: int | None = None,
 ) -> CompactionReport:
     """Run passes until the active context fits ``target_tokens`` or nothing is left to fold.
 
@@ -281,9 +284,14 @@ def compact(
     messages are folded (a manual pass: ``target_tokens`` 0 folds everything outside
     the fresh tail, once). ``focus`` asks the summariser to give most room to it.
 
+    Summaries come from ``cache`` when it holds them (see :mod:`.prepared`); with
+    ``ready_only_below``, a context at or under that many tokens is not folded further
+    with a summary the cache lacks.
+
     ``stopped`` says why it ended: ``target``, ``max_passes``, ``deadline``
-    (a pass past the deadline is rolled back), ``nothing_left`` or
-    ``contended`` (the context kept changing under the passes).
+    (a pass past the deadline is rolled back), ``nothing_left``, ``not_ready``
+    (the next summary was not prepared) or ``contended`` (the context kept changing
+    under the passes).
     """
     passes = retries = 0
     before: int | None = None
@@ -303,15 +311,16 @@ def compact(
             stopped = "nothing_left"
         else:
             plan = state.plan
-            cap = min(
-                settings.summary_target_tokens, summary_tokens or settings.summary_target_tokens
+            cap, target, budget = _bounds(plan, settings, summary_tokens)
+            ready_only = ready_only_below is not None and state.tokens <= ready_only_below
+            made = cached_summary(
+                cache, summarize, llm, plan.text, budget, target, cooldown, cap, focus, ready_only
             )
-            target = max(32, min(cap, plan.input_tokens // 4))
-            # the footer naming what is covered costs about 40 tokens of the budget
-            budget = max(16, plan.input_tokens - 40)
-            text, level = summarize(
-                llm, plan.text, budget, target, cooldown, cap_tokens=cap, focus=focus
-            )
+            if made is None:  # under the threshold: the next summary is not ready, no wait
+                return CompactionReport(
+                    passes, before, state.tokens, state.tail_tokens, "not_ready"
+                )
+            text, level = made
             try:
                 committed = _commit(database, session_id, plan, text, level, deadline)
             except _Late:
@@ -325,3 +334,67 @@ def compact(
                 continue
             stopped = "contended"
         return CompactionReport(passes, before, state.tokens, state.tail_tokens, stopped)
+
+
+def _bounds(plan: _Plan, settings: LCMSettings, summary_tokens: int | None) -> tuple[int, int, int]:
+    """A fold's summary bounds: its cap, its target and the budget it must stay under."""
+    cap = min(settings.summary_target_tokens, summary_tokens or settings.summary_target_tokens)
+    target = max(32, min(cap, plan.input_tokens // 4))
+    # the footer naming what is covered costs about 40 tokens of the budget
+    budget = max(16, plan.input_tokens - 40)
+    return cap, target, budget
+
+
+def _leaf_plans(
+    database: StoreDatabase, session_id: str, settings: LCMSettings, tail_tokens: int | None
+) -> list[_Plan]:
+    """The leaf folds passes would make now, oldest first, as if each were committed; only
+    whole chunks: one the fresh tail cuts short would be another chunk at the pass."""
+    plans: list[_Plan] = []
+    with database.read() as db:
+        items = active_items(db, session_id)
+        meta = _meta_of(db, items)
+        tail = fresh_tail(items, meta, settings.fresh_tail_messages, tail_tokens)
+        while len(plans) < settings.max_passes:
+            plan = _leaf_plan(db, items, meta, tail, settings)
+            if plan is None:
+                break
+            first = next(i for i, item in enumerate(items) if item is plan.items[0])
+            end = first + len(plan.items)
+            if end >= tail:
+                break
+            plans.append(plan)
+            folded = Item(items[first].position, "summary", -len(plans), 0)
+            items = [*items[:first], folded, *items[end:]]
+            tail -= len(plan.items) - 1
+    return plans
+
+
+def prepare_leaves(
+    database: StoreDatabase,
+    session_id: str,
+    settings: LCMSettings,
+    llm: LLM,
+    deadline: float,
+    cache: SummaryCache,
+    cooldown: FailureCooldown | None = None,
+    tail_tokens: int | None = None,
+    summary_tokens: int | None = None,
+) -> int:
+    """Summarise, into ``cache``, the leaf folds passes would make now (nothing is
+    written to the store); how many summaries it made. Stops at ``deadline``, and at the
+    first fold the LLM does not summarise (its cooldown, a failure)."""
+    made = 0
+    for plan in _leaf_plans(database, session_id, settings, tail_tokens):
+        if time.monotonic() >= deadline or (cooldown is not None and cooldown.remaining()):
+            break
+        cap, target, budget = _bounds(plan, settings, summary_tokens)
+        key = SummaryCache.key(plan.text, budget, target, cap, None)
+        if cache.get(key) is not None:
+            continue
+        summary = summarize(llm, plan.text, budget, target, cooldown, deadline, cap_tokens=cap)
+        if summary[1] == "truncated":
+            break
+        cache.put(key, summary)
+        made += 1
+    return made

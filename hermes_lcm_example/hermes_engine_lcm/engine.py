@@ -33,7 +33,7 @@ from hermes_core import (
 )
 from hermes_core import hermes_home as default_home
 from hermes_engine_lcm import tools
-from hermes_engine_lcm.compaction import compact
+from hermes_engine_lcm.compaction import compact, prepare_leaves
 from hermes_engine_lcm.growing import (
     HEADROOM,
     RECALLED,
@@ -44,6 +44,7 @@ from hermes_engine_lcm.growing import (
     recall_note,
 )
 from hermes_engine_lcm.growing import key as growing_key
+from hermes_engine_lcm.prepared import SummaryCache
 from hermes_engine_lcm.pruning import is_lcm_stub, movable, stub
 from hermes_engine_lcm.relevance.models import choose_model, usable_encoder
 from hermes_engine_lcm.relevance.progress import EmbeddingProgress
@@ -151,6 +152,8 @@ class LCMEngine(ContextEngine):
         self.database = open_store(self.settings, home, environ)
         self.llm = llm
         self.cooldown = FailureCooldown(clock)  # shared by the passes of every session
+        #: Leaf summaries prepared ahead of the passes that need them (every session's).
+        self.summaries = SummaryCache()
         self._session = UNNAMED_SESSION  # until on_session_start: no string id names it
         self._lock = threading.Lock()
         self._tail_exceeds: dict[str, bool] = {}
@@ -277,6 +280,7 @@ class LCMEngine(ContextEngine):
         target = int(self.threshold_tokens * TARGET_SHARE)
         tail_tokens = int(self.threshold_tokens * self.settings.fresh_tail_share) or None
         manual = force or bool(focus_topic)
+        prepared = not manual and self.summaries.was_prepared(sid)
         report = compact(
             self.database,
             sid,
@@ -286,9 +290,12 @@ class LCMEngine(ContextEngine):
             own_deadline,
             self.cooldown,
             tail_tokens=tail_tokens,
-            summary_tokens=max(32, int(self.threshold_tokens * SUMMARY_SHARE_OF_THRESHOLD)),
+            summary_tokens=self._summary_tokens(),
             condense=not manual,
             focus=focus_topic,
+            cache=self.summaries,
+            # with summaries prepared, a pass under the threshold folds only what is ready
+            ready_only_below=self.threshold_tokens if prepared else None,
         )
         with self._lock:
             self._tail_exceeds[sid] = 0 < self.threshold_tokens < report.tail_tokens
@@ -308,6 +315,63 @@ class LCMEngine(ContextEngine):
             active = StandingInstructions.place(active, block.message)
             remember_handed(db, sid, active)
         return active
+
+    def _summary_tokens(self) -> int:
+        return max(32, int(self.threshold_tokens * SUMMARY_SHARE_OF_THRESHOLD))
+
+    def prepare_compress(
+        self,
+        messages: Messages,
+        current_tokens: int | None = None,
+        session_id: str | None = None,
+        deadline: float | None = None,
+    ) -> None:
+        """Store what is new, and summarise ahead, with the auxiliary LLM, the leaf folds a
+        pass would make now (:func:`~hermes_engine_lcm.compaction.prepare_leaves`): nothing
+        is folded, the summaries wait in a cache keyed by the text they summarise. Without
+        an LLM (or during its cooldown) a summary costs nothing: nothing is prepared.
+
+        A pass then takes each fold's summary from the cache when it is there; once under
+        the threshold it stops at the first fold not ready instead of waiting.
+        """
+        if self.llm is None or self.cooldown.remaining() or self.threshold_tokens <= 0:
+            return
+        sid = self._sid(session_id)
+        if not self.summaries.start(sid):
+            return
+        made = 0
+        try:
+            self._ingest(sid, messages)
+            own_deadline = time.monotonic() + self.settings.deadline_seconds
+            if deadline is not None:
+                own_deadline = min(own_deadline, deadline - DEADLINE_MARGIN)
+            made = prepare_leaves(
+                self.database,
+                sid,
+                self.settings,
+                self.llm,
+                own_deadline,
+                self.summaries,
+                self.cooldown,
+                tail_tokens=int(self.threshold_tokens * self.settings.fresh_tail_share) or None,
+                summary_tokens=self._summary_tokens(),
+            )
+        finally:
+            self.summaries.done(sid, prepared=made > 0)
+
+    def get_automatic_compaction_status_message(
+        self, *, phase: str, default_message: str, **context: Any
+    ) -> str | None:
+        """The host's line, saying whether summaries were prepared ahead (no wait) or are
+        still being prepared."""
+        if not self.emit_automatic_compaction_status:
+            return None
+        state = self.summaries.state(self._session) if self.llm is not None else None
+        if state == "ready":
+            return f"{default_message} (summaries prepared ahead: no wait)"
+        if state == "preparing":
+            return f"{default_message} (summaries not ready yet: waiting for the summariser)"
+        return default_message
 
     def prune_tool_results_only(
         self,
@@ -508,6 +572,7 @@ class LCMEngine(ContextEngine):
             remember_handed(db, sid, [])
         self._forget(sid)
         self.standing.forget(sid)  # a new conversation: the rules of the last one end
+        self.summaries.forget(sid)
 
     # ------------------------------------------------------------------ tools
 
@@ -566,6 +631,9 @@ class LCMEngine(ContextEngine):
             summary_prefix=SUMMARY_PREFIX,
             standing_instructions=self.standing.of(self._session).shown(),
             embeddings=self._embeddings_status(),
+            summary_prepared=self.summaries.state(self._session),
+            prepared_summaries_used=self.summaries.hits,
+            summaries_not_ready=self.summaries.misses,
         )
         return status
 
