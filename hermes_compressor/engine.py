@@ -312,7 +312,8 @@ class CompressorEngine(ContextEngine):
         The pass at the threshold applies it when its middle still starts with those very
         messages, and keeps the turns that came after them as they are, while that
         brings the conversation under the threshold; otherwise it summarises as it
-        would have. A middle at most twice what was prepared is not prepared again.
+        would have. A middle that grew since is prepared again: what a pass finds is
+        the latest summary finished.
         """
         if self.llm is None or self.cooldown.remaining():
             return
@@ -324,8 +325,9 @@ class CompressorEngine(ContextEngine):
         if not middle:
             return
         ready = self.prepared.covering(session, bounds.head, middle)
-        if ready is not None and 2 * ready.count >= len(middle):
+        if ready is not None and ready.count >= len(middle):
             return
+        generation = self.prepared.generation(session)
         previous_text, turns = _middle_parts(middle)
         target = self._summary_tokens(sum(tokens[bounds.head : bounds.tail]))
         with self.prepared.preparing(session):
@@ -338,9 +340,8 @@ class CompressorEngine(ContextEngine):
                     effect="the pass summarises when it runs",
                 )
                 return
-        self.prepared.put(
-            session, PreparedSummary(bounds.head, len(middle), fingerprint(middle), summary)
-        )
+        prepared = PreparedSummary(bounds.head, len(middle), fingerprint(middle), summary)
+        self.prepared.put(session, prepared, generation)
 
     def get_automatic_compaction_status_message(
         self, *, phase: str, default_message: str, **context: Any

@@ -43,6 +43,9 @@ class PreparedSummaries:
 
     def __init__(self) -> None:
         self._ready: dict[str, PreparedSummary] = {}
+        #: Per session, how many passes ran: a preparation started before a pass is stale
+        #: when it ends after it.
+        self._passes: dict[str, int] = {}
         self._preparing: set[str] = set()
         self._lock = threading.Lock()
         self.used = 0
@@ -59,14 +62,24 @@ class PreparedSummaries:
             with self._lock:
                 self._preparing.discard(session)
 
-    def put(self, session: str, prepared: PreparedSummary) -> None:
+    def generation(self, session: str) -> int:
+        """How many times ``session``'s conversation was compacted or reset: what a
+        preparation started at one generation is worth nothing at another."""
         with self._lock:
-            self._ready[session] = prepared
+            return self._passes.get(session, 0)
+
+    def put(self, session: str, prepared: PreparedSummary, generation: int) -> None:
+        """Keep ``prepared``, unless a pass ran since its preparation started."""
+        with self._lock:
+            if self._passes.get(session, 0) == generation:
+                self._ready[session] = prepared
 
     def drop(self, session: str) -> None:
-        """``session``'s conversation was compacted (or reset): what was prepared is stale."""
+        """``session``'s conversation was compacted (or reset): what was prepared is stale,
+        and so is what is being prepared."""
         with self._lock:
             self._ready.pop(session, None)
+            self._passes[session] = self._passes.get(session, 0) + 1
 
     def covering(self, session: str, head: int, middle: Sequence[Any]) -> PreparedSummary | None:
         """The prepared summary of a start of ``middle`` (whose first message is at index

@@ -124,3 +124,19 @@ def _wait_until(condition: Any) -> None:
             return
         done.wait(0.01)
     raise AssertionError("the condition never held")
+
+
+def test_after_a_pass_the_next_preparation_starts_while_the_stale_one_still_runs() -> None:
+    host, engine = _host()
+    _respond(host, 0.9)
+    assert host.prepare_compress(HISTORY, session_id="a") is True
+    assert engine.entered.acquire(timeout=30)
+    assert host.prepare_compress(HISTORY, session_id="a") is False  # one per pass
+    assert host.compress(HISTORY, session_id="a") != HISTORY  # a pass compacted it
+    _respond(host, 0.9)
+    assert host.prepare_compress(HISTORY, session_id="a") is True  # for the new conversation
+    assert engine.entered.acquire(timeout=30)
+    assert host.status()["preparations_running"] == 2
+    engine.release.set()
+    _wait_until(lambda: host.status()["preparations_done"] == 2)
+    host.close()

@@ -359,7 +359,7 @@ KEYS: tuple[KeyRule, ...] = (
         "compression.prepare_at_share",
         share(0.0, 1.0),
         "a share from 0 to 1 (0: never prepare ahead)",
-        0.8,
+        0.5,
         "Once a prompt reaches this share of the engine's threshold, the next pass's "
         "summaries are prepared in the background while the agent works, so the pass "
         "applies them without waiting for the summariser.",

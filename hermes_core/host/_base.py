@@ -132,13 +132,15 @@ class HostBase:
             int(self.config.value("compression.min_turns_between_passes")),
         )
         self._backoff = backoff
-        self._compaction = Compaction(calls, self._plugins, self._pool, backoff)
         self._preparation = Preparation(
             calls,
             methods["prepare_compress"] if _overrides(engine, "prepare_compress") else None,
             self._pool,
             float(self.config.value("compression.prepare_at_share")),
             self.context_timeout_seconds,
+        )
+        self._compaction = Compaction(
+            calls, self._plugins, self._pool, backoff, self._preparation.passed
         )
         self._tools = EngineTools(calls, self._handed)
 

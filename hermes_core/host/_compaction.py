@@ -13,6 +13,7 @@ caller the very list it passed in.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pluggy
@@ -54,8 +55,11 @@ class Compaction:
         plugins: pluggy.PluginManager,
         pool: DaemonPool,
         backoff: PassBackoff,
+        compressed: Callable[[str | None], None] = lambda session: None,
     ) -> None:
         self.calls = calls
+        #: Told each session whose conversation a pass compacted.
+        self._compressed = compressed
         self.backoff = backoff
         self.passes = PassRunner(calls.methods["compress"], pool)
         self._plugins = plugins
@@ -105,6 +109,7 @@ class Compaction:
                     problems=outcome.detail,
                 )
             calls.counters.add("passes_compressed")
+            self._compressed(session)
             logger.info(
                 "context_engine.compressed",
                 engine=calls.name,

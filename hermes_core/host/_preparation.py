@@ -3,11 +3,13 @@
 After a turn whose prompt reached ``compression.prepare_at_share`` of the
 engine's threshold, the host hands the engine's ``prepare_compress`` a copy of
 the conversation on a thread of its pool, and does not wait: the agent goes
-on. At most one preparation runs per session; a turn that ends while one runs
-starts none. The engine keys what it prepares by what it was made from, so a
-pass uses it only when the conversation still holds that (see the hookspec);
-the host only starts, counts and logs. A preparation that raises is logged
-(``context_engine.preparation_failed``) and counted; it changes nothing.
+on. At most one preparation runs per session and pass: a turn that ends while
+one runs starts none, but once a pass compacted the conversation, the one
+still running prepares for a conversation that is gone, and the next turn
+starts one for the new. The engine keys what it prepares by what it was made
+from, so a pass uses it only when the conversation still holds that (see the
+hookspec); the host only starts, counts and logs. A preparation that raises is
+logged (``context_engine.preparation_failed``) and counted; it changes nothing.
 """
 
 from __future__ import annotations
@@ -44,7 +46,9 @@ class Preparation:
         self._pool = pool
         self._share = share
         self._timeout = timeout
-        self._running: set[str | None] = set()
+        self._running: set[tuple[str | None, int]] = set()
+        #: Per session, how many passes compacted its conversation.
+        self._passes: dict[str | None, int] = {}
         self._lock = threading.Lock()
 
     @property
@@ -52,6 +56,11 @@ class Preparation:
         """How many preparations are running now."""
         with self._lock:
             return len(self._running)
+
+    def passed(self, session: str | None) -> None:
+        """A pass compacted ``session``'s conversation: what is being prepared is stale."""
+        with self._lock:
+            self._passes[session] = self._passes.get(session, 0) + 1
 
     def due(self) -> bool:
         """Whether the engine's last prompt reached the share of its threshold at which
@@ -64,14 +73,16 @@ class Preparation:
 
     def start(self, messages: Messages, session: str | None) -> bool:
         """Start preparing for ``session`` over a copy of ``messages``, unless the engine
-        prepares nothing or a preparation of the session runs; whether one started."""
+        prepares nothing or a preparation of the session (since its last pass) runs;
+        whether one started."""
         prepare = self._prepare
         if prepare is None:
             return False
         with self._lock:
-            if session in self._running:
+            running = (session, self._passes.get(session, 0))
+            if running in self._running:
                 return False
-            self._running.add(session)
+            self._running.add(running)
         calls = self._calls
         offered = {
             "current_tokens": calls.engine.last_prompt_tokens,
@@ -113,7 +124,7 @@ class Preparation:
                 )
             finally:
                 with self._lock:
-                    self._running.discard(session)
+                    self._running.discard(running)
 
         self._pool.submit(run)
         return True

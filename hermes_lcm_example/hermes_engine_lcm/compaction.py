@@ -141,23 +141,43 @@ def _leaf_plan(
             tokens += group_tokens
             cursor = group_end
         if chunk and tokens >= MIN_LEAF_TOKENS:
-            ids = [i.ref_id for i in chunk]
-            bodies = load_messages(db, ids)
-            seqs = [meta[i].seq for i in ids]
-            times = [meta[i].created_at for i in ids]
-            return _Plan(
-                items=chunk,
-                depth=0,
-                text=render_turns([bodies[i] for i in ids]),
-                input_tokens=tokens,
-                first_seq=min(seqs),
-                last_seq=max(seqs),
-                first_at=min(times),
-                last_at=max(times),
-                covers=f"{_ranges(ids)} ({len(ids)} messages)",
-            )
+            return _leaf_of(db, chunk, meta)
         index = max(cursor, index + 1)
     return None
+
+
+def _leaf_of(db: Connection, chunk: list[Item], meta: dict[int, MessageMeta]) -> _Plan:
+    """The fold of the raw messages ``chunk`` into one leaf summary."""
+    ids = [i.ref_id for i in chunk]
+    bodies = load_messages(db, ids)
+    seqs = [meta[i].seq for i in ids]
+    times = [meta[i].created_at for i in ids]
+    return _Plan(
+        items=chunk,
+        depth=0,
+        text=render_turns([bodies[i] for i in ids]),
+        input_tokens=sum(i.tokens for i in chunk),
+        first_seq=min(seqs),
+        last_seq=max(seqs),
+        first_at=min(times),
+        last_at=max(times),
+        covers=f"{_ranges(ids)} ({len(ids)} messages)",
+    )
+
+
+def _prepared_part(
+    db: Connection, plan: _Plan, meta: dict[int, MessageMeta], cache: SummaryCache | None
+) -> _Plan:
+    """``plan``, or the start of it a summary was prepared for: a chunk the fresh tail cut
+    short when it was prepared is longer now, and folding the prepared part needs no wait
+    (the cache is still asked by text: a part whose messages changed is not ready)."""
+    if cache is None or plan.depth != 0:
+        return plan
+    ids = [i.ref_id for i in plan.items]
+    prepared = cache.chunk_from(ids[0])
+    if prepared is None or len(prepared) >= len(ids) or ids[: len(prepared)] != prepared:
+        return plan
+    return _leaf_of(db, plan.items[: len(prepared)], meta)
 
 
 def _condense_plan(db: Connection, items: list[Item], fanin: int) -> _Plan | None:
@@ -207,6 +227,7 @@ def _read_state(
     fold: bool,
     tail_tokens: int | None,
     condense: bool = True,
+    cache: SummaryCache | None = None,
 ) -> _State:
     """The context's size, its fresh tail's size, and (when ``fold`` and the context is over
     ``target_tokens``) the next fold, None when nothing is left to fold (with ``condense``
@@ -221,6 +242,8 @@ def _read_state(
             # leaves first; then condense, in runs of condensation_fanin, or of two when
             # the context is still over its target and nothing else is left to fold
             plan = _leaf_plan(db, items, meta, start, settings)
+            if plan is not None:
+                plan = _prepared_part(db, plan, meta, cache)
             if plan is None and condense:
                 plan = _condense_plan(db, items, settings.condensation_fanin) or _condense_plan(
                     db, items, 2
@@ -298,7 +321,7 @@ def compact(
     while True:
         fold = passes < settings.max_passes and time.monotonic() < deadline
         state = _read_state(
-            database, session_id, settings, target_tokens, fold, tail_tokens, condense
+            database, session_id, settings, target_tokens, fold, tail_tokens, condense, cache
         )
         before = state.tokens if before is None else before
         if state.tokens <= target_tokens:
@@ -348,8 +371,8 @@ def _bounds(plan: _Plan, settings: LCMSettings, summary_tokens: int | None) -> t
 def _leaf_plans(
     database: StoreDatabase, session_id: str, settings: LCMSettings, tail_tokens: int | None
 ) -> list[_Plan]:
-    """The leaf folds passes would make now, oldest first, as if each were committed; only
-    whole chunks: one the fresh tail cuts short would be another chunk at the pass."""
+    """The leaf folds passes would make now, oldest first, as if each were committed (the
+    last may be cut short by the fresh tail: a pass later folds that part of it)."""
     plans: list[_Plan] = []
     with database.read() as db:
         items = active_items(db, session_id)
@@ -361,8 +384,6 @@ def _leaf_plans(
                 break
             first = next(i for i, item in enumerate(items) if item is plan.items[0])
             end = first + len(plan.items)
-            if end >= tail:
-                break
             plans.append(plan)
             folded = Item(items[first].position, "summary", -len(plans), 0)
             items = [*items[:first], folded, *items[end:]]
@@ -392,6 +413,7 @@ def prepare_leaves(
         key = SummaryCache.key(plan.text, budget, target, cap, None)
         if cache.get(key) is not None:
             continue
+        cache.remember_chunk([i.ref_id for i in plan.items])
         summary = summarize(llm, plan.text, budget, target, cooldown, deadline, cap_tokens=cap)
         if summary[1] == "truncated":
             break

@@ -337,8 +337,7 @@ class LCMEngine(ContextEngine):
         if self.llm is None or self.cooldown.remaining() or self.threshold_tokens <= 0:
             return
         sid = self._sid(session_id)
-        if not self.summaries.start(sid):
-            return
+        self.summaries.start(sid)
         made = 0
         try:
             self._ingest(sid, messages)

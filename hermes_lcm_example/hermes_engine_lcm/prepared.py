@@ -32,8 +32,11 @@ class SummaryCache:
     def __init__(self, entries: int = CACHE_ENTRIES) -> None:
         self._entries = entries
         self._found: OrderedDict[str, tuple[str, str]] = OrderedDict()
-        self._preparing: set[str] = set()
+        self._preparing: dict[str, int] = {}
         self._prepared: set[str] = set()
+        #: The message ids of each chunk prepared, by its first id (a pass folds the part
+        #: prepared of a chunk the fresh tail has since let grow).
+        self._chunks: OrderedDict[int, list[int]] = OrderedDict()
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
@@ -57,6 +60,18 @@ class SummaryCache:
             while len(self._found) > self._entries:
                 self._found.popitem(last=False)
 
+    def remember_chunk(self, ids: list[int]) -> None:
+        with self._lock:
+            self._chunks[ids[0]] = list(ids)
+            self._chunks.move_to_end(ids[0])
+            while len(self._chunks) > self._entries:
+                self._chunks.popitem(last=False)
+
+    def chunk_from(self, first_id: int) -> list[int] | None:
+        """The ids of the chunk last prepared that starts at message ``first_id``."""
+        with self._lock:
+            return self._chunks.get(first_id)
+
     def __len__(self) -> int:
         with self._lock:
             return len(self._found)
@@ -68,17 +83,18 @@ class SummaryCache:
             else:
                 self.misses += 1
 
-    def start(self, session: str) -> bool:
-        """Mark ``session`` as being prepared for; False when it already is."""
+    def start(self, session: str) -> None:
+        """A preparation for ``session`` starts (the host runs at most one per pass)."""
         with self._lock:
-            if session in self._preparing:
-                return False
-            self._preparing.add(session)
-            return True
+            self._preparing[session] = self._preparing.get(session, 0) + 1
 
     def done(self, session: str, prepared: bool) -> None:
         with self._lock:
-            self._preparing.discard(session)
+            left = self._preparing.get(session, 1) - 1
+            if left:
+                self._preparing[session] = left
+            else:
+                self._preparing.pop(session, None)
             if prepared:
                 self._prepared.add(session)
 
