@@ -705,3 +705,31 @@ def test_the_cli_reports_the_engine_the_host_runs_when_the_environment_selects_i
     assert (listed["selected"], listed["used"]) == ("lcm", "lcm")
     assert listed["selected_by"] == "environment variable HERMES_CONTEXT_ENGINE"
     assert doctor.startswith("doctor: engine lcm")
+
+
+def test_replay_says_how_many_summaries_were_prepared_ahead_and_ready(tmp_path: Path) -> None:
+    from tests.servers import ChatServer
+
+    with ChatServer("## Summary\nthe earlier turns") as server:
+        (tmp_path / "config.yaml").write_text(
+            yaml.safe_dump(
+                {
+                    "auxiliary": {
+                        "compression": {"base_url": server.url, "model": "s", "api_key": "sk-t"}
+                    },
+                    "compression": {"prepare_at_share": 0.5},
+                }
+            ),
+            encoding="utf-8",
+        )
+        shown = run("replay", "--context-length", "16000", "--use-config", home=tmp_path)
+        as_json = run(
+            "replay", "--context-length", "16000", "--use-config", "--json", home=tmp_path
+        )
+    assert shown.returncode == 0 and as_json.returncode == 0, shown.stderr + as_json.stderr
+    figures = json.loads(as_json.stdout)["figures"]
+    assert figures["preparations"] > 0 and figures["summaries_ready_at_pass"] > 0
+    assert (
+        f"compressor: summaries prepared ahead {figures['preparations']} times; at the passes "
+        f"{figures['summaries_ready_at_pass']} summaries were ready (no wait)"
+    ) in " ".join(shown.stdout.split())

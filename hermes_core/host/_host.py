@@ -214,6 +214,12 @@ class ContextHost(HostBase):
             return False
         return self._preparation.start(messages, self._session(session_id))
 
+    def wait_for_preparations(self, timeout: float | None = None) -> bool:
+        """Block until no preparation of this host runs (at most ``timeout`` seconds);
+        whether none does. For a replay or a test that must not depend on timing: an
+        agent never needs to wait (a pass finds ready what has finished)."""
+        return self._preparation.wait(timeout)
+
     # ------------------------------------------------------------------ per request
 
     def select_context(

@@ -50,6 +50,12 @@ class Preparation:
         #: Per session, how many passes compacted its conversation.
         self._passes: dict[str | None, int] = {}
         self._lock = threading.Lock()
+        self._idle = threading.Condition(self._lock)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until no preparation runs (at most ``timeout`` seconds); whether none does."""
+        with self._idle:
+            return self._idle.wait_for(lambda: not self._running, timeout)
 
     @property
     def running(self) -> int:
@@ -123,8 +129,9 @@ class Preparation:
                     seconds=round(time.monotonic() - started, 3),
                 )
             finally:
-                with self._lock:
+                with self._idle:
                     self._running.discard(running)
+                    self._idle.notify_all()
 
         self._pool.submit(run)
         return True

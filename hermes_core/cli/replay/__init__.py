@@ -344,6 +344,16 @@ def _show(report: ReplayReport) -> None:
             backed_off=report.passes_backed_off,
             held=report.passes_held,
         )
+    if report.preparations:
+        say(
+            "{engine}: summaries prepared ahead {prepared} times; at the passes "
+            "{ready} summaries were ready (no wait) and {not_ready} were not (the pass "
+            "waited for the summariser)",
+            engine=report.engine,
+            prepared=report.preparations,
+            ready=report.summaries_ready,
+            not_ready=report.summaries_not_ready,
+        )
     if report.standing_instructions:
         say(
             "standing instructions carried into every request: {count}",

@@ -56,6 +56,12 @@ class ReplayReport:
     #: :mod:`hermes_core.host._backoff`).
     passes_backed_off: int = 0
     passes_held: int = 0
+    #: Preparations of a pass's summaries started ahead, and the passes (the compressor)
+    #: or folds (lcm) that found their summary ready, or not (see
+    #: :mod:`hermes_core.host._preparation`).
+    preparations: int = 0
+    summaries_ready: int = 0
+    summaries_not_ready: int = 0
 
     @property
     def tokens_without_engine(self) -> int:
@@ -105,6 +111,9 @@ class ReplayReport:
             "requests_over_window": len(self.over_window),
             "passes_backed_off": self.passes_backed_off,
             "passes_held": self.passes_held,
+            "preparations": self.preparations,
+            "summaries_ready_at_pass": self.summaries_ready,
+            "summaries_not_ready_at_pass": self.summaries_not_ready,
         }
 
     def as_dict(self) -> dict[str, Any]:
@@ -174,10 +183,20 @@ def replay(
             else:
                 report.passes.append(Pass(number, tokens, estimate_tokens(history), elapsed))
         host.turn_complete(history, None, turn_id=f"turn-{number}")
+        # a person reads the answer meanwhile: what is prepared is done before the next turn,
+        # so the replay is the same every time
+        host.wait_for_preparations(host.context_timeout_seconds or None)
     report.final_messages, report.final_tokens = len(history), estimate_tokens(history)
     status = host.status()
     report.passes_backed_off = int(status.get("passes_backed_off", 0))
     report.passes_held = int(status.get("passes_held", 0))
+    report.preparations = int(status.get("preparations_started", 0))
+    report.summaries_ready = int(
+        status.get("passes_with_prepared_summary", status.get("prepared_summaries_used", 0))
+    )
+    report.summaries_not_ready = int(
+        status.get("passes_without_prepared_summary", status.get("summaries_not_ready", 0))
+    )
     carried = status.get("standing_instructions")
     if isinstance(carried, list):
         report.standing_instructions = [str(text) for text in carried]
