@@ -299,6 +299,11 @@ class CompressorEngine(ContextEngine):
         self.prepared.drop(session)
         return result
 
+    @property
+    def prepares_ahead(self) -> bool:  # type: ignore[override]
+        """Only with an auxiliary LLM: without one a summary costs nothing to make."""
+        return self.llm is not None
+
     def prepare_compress(
         self,
         messages: list[Message],

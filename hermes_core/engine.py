@@ -52,6 +52,9 @@ class ContextEngine(ABC):
     #: False keeps automatic passes silent (no status line for the user); warnings,
     #: errors and a manual ``/compress`` are shown all the same. Hermes Agent 0.22 reads it.
     emit_automatic_compaction_status: bool = True
+    #: False while :meth:`prepare_compress` has nothing to prepare (the compressor and
+    #: lcm without an auxiliary LLM): the host then hands it no copy of the conversation.
+    prepares_ahead: bool = True
     #: The config.yaml sections the engine reads, each with its keys' rules
     #: (``{"lcm": RULES}``): ``hermes-context engines`` and ``doctor`` check them, unknown
     #: keys included, without building the engine. Read from the class, never an instance.

@@ -140,3 +140,21 @@ def test_after_a_pass_the_next_preparation_starts_while_the_stale_one_still_runs
     engine.release.set()
     _wait_until(lambda: host.status()["preparations_done"] == 2)
     host.close()
+
+
+def test_an_engine_with_nothing_to_prepare_now_is_handed_no_copy() -> None:
+    host, engine = _host()
+    engine.prepares_ahead = False  # the compressor and lcm without an LLM
+    _respond(host, 0.9)
+    assert host.prepare_compress(HISTORY) is False
+    host.turn_complete(HISTORY)
+    assert engine.calls_to("prepare_compress") == [] and host.status()["preparations_started"] == 0
+    handed = host._handed.copied
+    engine.prepares_ahead = True
+    engine.release.set()
+    assert host.prepare_compress(HISTORY) is True
+    assert host._handed.copied == handed + len(HISTORY)  # copied once, when handed
+    host.turn_complete(HISTORY)  # the next turn's preparation: nothing new to copy
+    host.wait_for_preparations(30)
+    assert host.prepare_compress(HISTORY) is True and host._handed.copied == handed + 3
+    host.close()

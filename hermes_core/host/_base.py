@@ -135,6 +135,7 @@ class HostBase:
         self._preparation = Preparation(
             calls,
             methods["prepare_compress"] if _overrides(engine, "prepare_compress") else None,
+            self._handed,
             self._pool,
             float(self.config.value("compression.prepare_at_share")),
             self.context_timeout_seconds,

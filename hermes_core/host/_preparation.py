@@ -22,9 +22,9 @@ from typing import Any
 from hermes_core.containment import reraise_user_interrupt
 from hermes_core.hooks._types import Messages
 from hermes_core.host._engine_calls import EngineCalls
+from hermes_core.host._handed import HandedCopies
 from hermes_core.host._pool import DaemonPool
 from hermes_core.log import logger
-from hermes_core.messages import copy_messages
 
 __all__ = ["Preparation"]
 
@@ -37,12 +37,14 @@ class Preparation:
         self,
         calls: EngineCalls,
         prepare: Callable[..., Any] | None,
+        handed: HandedCopies,
         pool: DaemonPool,
         share: float,
         timeout: float,
     ) -> None:
         self._calls = calls
         self._prepare = prepare if share > 0 else None
+        self._handed = handed
         self._pool = pool
         self._share = share
         self._timeout = timeout
@@ -75,7 +77,9 @@ class Preparation:
             return False
         engine = self._calls.engine
         threshold = engine.threshold_tokens
-        return threshold > 0 and engine.last_prompt_tokens >= self._share * threshold
+        if threshold <= 0 or engine.last_prompt_tokens < self._share * threshold:
+            return False
+        return getattr(engine, "prepares_ahead", True) is not False
 
     def start(self, messages: Messages, session: str | None) -> bool:
         """Start preparing for ``session`` over a copy of ``messages``, unless the engine
@@ -96,7 +100,9 @@ class Preparation:
             "deadline": time.monotonic() + self._timeout if self._timeout > 0 else None,
         }
         keywords = calls.keywords("prepare_compress", offered)
-        copies = copy_messages(messages)
+        # each message copied once per session, as for turn_complete: the cost follows
+        # what is new (a preparation is started after most turns near the threshold)
+        copies = self._handed.copies((session, "prepare"), messages)
         calls.counters.add("preparations_started")
         logger.info(
             "context_engine.preparation_started",

@@ -319,6 +319,11 @@ class LCMEngine(ContextEngine):
     def _summary_tokens(self) -> int:
         return max(32, int(self.threshold_tokens * SUMMARY_SHARE_OF_THRESHOLD))
 
+    @property
+    def prepares_ahead(self) -> bool:  # type: ignore[override]
+        """Only with an auxiliary LLM: without one a summary costs nothing to make."""
+        return self.llm is not None
+
     def prepare_compress(
         self,
         messages: Messages,
