@@ -75,6 +75,9 @@ class ContextHost(HostBase):
         return False
 
     def _held(self, prompt_tokens: int | None) -> bool:
+        # on the hot path: the window's figures are worked out only while a backoff holds
+        if not self._backoff.holding:
+            return False
         return self._compaction.held(prompt_tokens, self.context_window, self.input_budget_tokens)
 
     def should_compress_info(self, prompt_tokens: int | None = None) -> tuple[bool, str | None]:
