@@ -283,7 +283,7 @@ class ContextEngine(ABC):
     )
 
     def copy_model_figures(self, clone: _Engine) -> _Engine:
-        """``clone``, given this engine's model figures (:attr:`MODEL_FIGURES`): the
+        """``clone``, given this engine's model figures (``MODEL_FIGURES``): the
         thresholds the host assigned and the model's window, so a fresh engine built by
         :meth:`clone_for_agent` decides as this one does from its first response. Returns
         ``clone``."""
