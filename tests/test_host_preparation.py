@@ -81,8 +81,8 @@ def test_past_the_share_the_agent_goes_on_while_one_preparation_runs_per_session
     assert host.prepare_compress(HISTORY, session_id="b") is True  # another session's own
     assert engine.entered.acquire(timeout=30)
     engine.release.set()
-    _wait_until(lambda: host.status()["preparations_done"] == 2)
-    assert host.status()["preparations_running"] == 0
+    assert host.wait_for_preparations(30)
+    assert host.status()["preparations_done"] == 2 and host.status()["preparations_running"] == 0
     assert host.prepare_compress(HISTORY, session_id="a") is True  # done: the next may start
     host.close()
 
@@ -93,7 +93,7 @@ def test_a_failing_preparation_is_counted_and_the_pass_runs_as_it_would_have() -
     engine.release.set()
     _respond(host, 0.9)
     assert host.prepare_compress(HISTORY) is True
-    _wait_until(lambda: host.status()["preparation_failures"] == 1)
+    assert host.wait_for_preparations(30) and host.status()["preparation_failures"] == 1
     assert host.compress(HISTORY) == [HISTORY[0], HISTORY[1]]
     assert host.status()["preparations_done"] == 0
     host.close()
@@ -117,15 +117,6 @@ def test_an_engine_that_keeps_the_default_is_never_asked() -> None:
     host.close()
 
 
-def _wait_until(condition: Any) -> None:
-    done = threading.Event()
-    for _ in range(3_000):
-        if condition():
-            return
-        done.wait(0.01)
-    raise AssertionError("the condition never held")
-
-
 def test_after_a_pass_the_next_preparation_starts_while_the_stale_one_still_runs() -> None:
     host, engine = _host()
     _respond(host, 0.9)
@@ -138,7 +129,7 @@ def test_after_a_pass_the_next_preparation_starts_while_the_stale_one_still_runs
     assert engine.entered.acquire(timeout=30)
     assert host.status()["preparations_running"] == 2
     engine.release.set()
-    _wait_until(lambda: host.status()["preparations_done"] == 2)
+    assert host.wait_for_preparations(30) and host.status()["preparations_done"] == 2
     host.close()
 
 

@@ -72,8 +72,7 @@ class Compaction:
     def held(self, prompt_tokens: int | None, window: int, budget: int) -> bool:
         """Whether a pass the engine asks for is held by a backoff (see its rule at the
         window in :mod:`~hermes_core.host._backoff`); counted as ``passes_held``."""
-        if not self.backoff.holding:
-            return False
+        # the host asks only while a backoff holds (its hot path tests that first)
         tokens = (
             prompt_tokens if prompt_tokens is not None else self.calls.engine.last_prompt_tokens
         )

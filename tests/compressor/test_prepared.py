@@ -6,7 +6,6 @@ other messages."""
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -46,7 +45,7 @@ def _until_the_pass(
         if host.should_compress(tokens):
             if summariser is None:
                 return history, host.compress(history, tokens)
-            _wait(lambda: host.status()["preparations_running"] == 0)
+            assert host.wait_for_preparations(60)
             asked = len(summariser.requests)
             result = host.compress(history, tokens)
             assert len(summariser.requests) == asked  # the pass asked nothing
@@ -55,15 +54,6 @@ def _until_the_pass(
         if on_turn is not None:
             on_turn()
     raise AssertionError("the threshold was never reached")
-
-
-def _wait(condition: Any) -> None:
-    tick = threading.Event()
-    for _ in range(6_000):
-        if condition():
-            return
-        tick.wait(0.01)
-    raise AssertionError("never")
 
 
 @pytest.mark.parametrize("summariser", [{1}], indirect=True)
@@ -75,7 +65,8 @@ def test_the_pass_applies_the_prepared_summary_without_asking_the_summariser(
     def on_turn() -> None:  # the summariser answers a few turns after it was asked
         if host.status()["preparations_started"] and not summariser.release.is_set():
             summariser.release.set()
-            _wait(lambda: host.status()["preparations_done"] == 1)
+            assert host.wait_for_preparations(60)
+            assert host.status()["preparations_done"] == 1
 
     history, result = _until_the_pass(host, on_turn, summariser)
     status = host.status()
@@ -126,7 +117,7 @@ def test_a_prepared_summary_of_messages_since_changed_is_never_used(
         if host.status()["preparations_done"]:
             break
         host.turn_complete(history)
-        _wait(lambda: host.status()["preparations_running"] == 0)
+        assert host.wait_for_preparations(60)
     assert host.status()["summary_prepared"] == "ready"
     edited = [dict(m) for m in history]
     edited[3]["content"] = "an edit nobody summarised"  # inside the prepared middle

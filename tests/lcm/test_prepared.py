@@ -4,7 +4,6 @@ the pass at the threshold folds with what was prepared, asking the summariser no
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -21,15 +20,6 @@ def summariser() -> Iterator[Summariser]:
     made = Summariser({1})
     yield made
     made.close()
-
-
-def _wait(condition: Callable[[], bool]) -> None:
-    tick = threading.Event()
-    for _ in range(6_000):
-        if condition():
-            return
-        tick.wait(0.01)
-    raise AssertionError("never")
 
 
 def _host(make_lcm: Callable[..., Any], summariser: Summariser) -> ContextHost:
@@ -50,7 +40,7 @@ def test_the_pass_folds_with_the_summaries_prepared_and_asks_nothing(
         tokens = estimate_tokens(history)
         host.record_usage({"prompt_tokens": tokens, "completion_tokens": 50})
         if host.should_compress(tokens):
-            _wait(lambda: host.status()["preparations_running"] == 0)
+            assert host.wait_for_preparations(60)
             asked = len(summariser.requests)
             message = host.compaction_status_message("compress", "Compacting context")
             result = host.compress(history, tokens)
@@ -58,7 +48,8 @@ def test_the_pass_folds_with_the_summaries_prepared_and_asks_nothing(
         host.turn_complete(history)
         if host.status()["preparations_started"] and not summariser.release.is_set():
             summariser.release.set()  # the summariser answers a few turns after it was asked
-            _wait(lambda: host.status()["preparations_done"] >= 1)
+            assert host.wait_for_preparations(60)
+            assert host.status()["preparations_done"] >= 1
             stored_summaries_while_prepared = host.status()["summaries"]
     else:
         raise AssertionError("the threshold was never reached")
