@@ -34,6 +34,7 @@ from hermes_core import (
 from hermes_core import hermes_home as default_home
 from hermes_engine_lcm import tools
 from hermes_engine_lcm.compaction import compact, prepare_leaves
+from hermes_engine_lcm.exact import first, holding
 from hermes_engine_lcm.growing import (
     HEADROOM,
     RECALLED,
@@ -463,7 +464,7 @@ class LCMEngine(ContextEngine):
         new = new_since(built, history, str(block), self.compression_count)
         if built is not None and new is not None:
             asked = bool(new) and incoming_message is not None and role_of(new[-1]) == "user"
-            note = self._recalled(sid, query, built, new, relevance) if asked else None
+            note = self._recalled(sid, query, built, new, relevance, budget) if asked else None
             request = grown(built, new, budget, note)
             if request is not None:  # the last request and what is new: the same prefix
                 self._remember(sid, request, history, block)
@@ -483,8 +484,9 @@ class LCMEngine(ContextEngine):
             if cached is not None and cached[0] == key:
                 return copy_messages(cached[1])  # the agent may edit what it gets in place
             messages = build_request(
-                db, sid, items, query, budget, shares, self._messages, relevance
-            )
+                db, sid, items, query, budget, shares, self._messages, relevance,
+                self.database.fts,
+            )  # fmt: skip
         if messages is None:
             return None
         messages = StandingInstructions.place(messages, block)
@@ -500,17 +502,30 @@ class LCMEngine(ContextEngine):
         built: Built,
         new: Messages,
         relevance: Relevance,
+        budget: int,
     ) -> Message | None:
         """The note of the stored originals most relevant to ``query`` that ``built``'s
-        request with ``new`` appended would lack (:mod:`.growing`), or None when it lacks
-        none."""
-        present = {growing_key(m) for m in (*built.request, *new)}
+        request with ``new`` appended would lack (:mod:`.growing`), those holding a term the
+        ask quotes word for word first (:mod:`.exact`): the best of them, then the others
+        while they fit ``budget`` (a best one that does not fit has the request built
+        anew); None when it lacks none."""
+        grown_by = [*built.request, *new]
+        present = {growing_key(m) for m in grown_by}
         with self.database.read() as db:
+            quoted = holding(db, sid, query, self._messages, self.database.fts)
             ranked = relevance.ranked(db, [sid], query, RANKED_FOR_NOTE)
-            bodies = self._messages.bodies(db, ranked)
-        missing = [i for i in ranked if i in bodies and growing_key(bodies[i]) not in present]
-        chosen = sorted(missing[:RECALLED])
-        return recall_note((i, bodies[i]) for i in chosen)
+            order = first(quoted, ranked)
+            bodies = self._messages.bodies(db, order)
+        missing = [i for i in order if i in bodies and growing_key(bodies[i]) not in present]
+        room = budget - estimate_tokens(grown_by)
+        chosen: list[int] = []
+        for i in missing:
+            if len(chosen) == RECALLED:
+                break
+            note = recall_note((j, bodies[j]) for j in sorted([*chosen, i]))
+            if not chosen or (note is not None and estimate_tokens([note]) <= room):
+                chosen.append(i)
+        return recall_note((i, bodies[i]) for i in sorted(chosen))
 
     def _remember(
         self, sid: str, request: Messages, history: Messages, block: Message | None

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hermes_core import estimate_message_tokens, estimate_tokens
+from hermes_engine_lcm.exact import holding
 from hermes_engine_lcm.neighbourhood import by_neighbourhood, reach_of
 from hermes_engine_lcm.relevance.ranking import KeywordRelevance, Relevance
 from hermes_engine_lcm.render import summary_message
@@ -316,8 +317,10 @@ def _candidates(
     budget: int,
     cache: MessageCache,
     relevance: Relevance,
+    fts: bool,
 ) -> list[int]:
-    """The originals worth sending, best first: the most relevant with their neighbours,
+    """The originals worth sending, best first: those holding a term the query quotes word
+    for word (:mod:`~hermes_engine_lcm.exact`), the most relevant with their neighbours,
     the rest of the relevant (each ranked with its neighbourhood), then the most recent;
     enough recent ones to fill the room twice over at this conversation's message size."""
     raw = frame.raw
@@ -328,7 +331,8 @@ def _candidates(
     recent = recent_ids(db, session_id, frame.tail_seq, min(RECENT_CANDIDATES, enough))
     best = relevance.best
     around = _neighbours(db, session_id, ranked[:best], cache, id_at)
-    return list(dict.fromkeys([*ranked[:best], *around, *ranked[best:], *recent]))
+    quoted = holding(db, session_id, query, cache, fts)
+    return list(dict.fromkeys([*quoted, *ranked[:best], *around, *ranked[best:], *recent]))
 
 
 def _new_summaries(
@@ -383,10 +387,12 @@ def build_request(
     shares: Shares,
     cache: MessageCache | None = None,
     relevance: Relevance | None = None,
+    fts: bool = True,
 ) -> list[dict[str, Any]] | None:
     """The request for ``query`` within ``budget`` tokens, or None when not even the system
     prompt and the incoming turn fit (the host then keeps the agent's own request).
-    ``relevance`` ranks the stored originals (default: keywords).
+    ``relevance`` ranks the stored originals (default: keywords); ``fts`` says whether a
+    SQLite store has its full-text indexes.
 
     With ``cache``, messages read for an earlier request are not read again; the request
     then shares its messages with the cache, so the caller must copy it before handing it out.
@@ -403,7 +409,7 @@ def build_request(
     costs = {s.id: estimate_message_tokens(summary_message([s])) for s in summaries}
     summary_room = min(int(budget * shares.summaries), sum(costs.values()))
     wanted = _candidates(
-        db, session_id, frame, query, budget, cache, relevance or KeywordRelevance()
+        db, session_id, frame, query, budget, cache, relevance or KeywordRelevance(), fts
     )
     packer = _Packer(db, session_id, frame, wanted, cache)
     room = packer.pack(budget - frame.fixed - summary_room) + summary_room
