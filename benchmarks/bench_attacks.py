@@ -32,7 +32,7 @@ from typing import Any
 
 from judging import Target, judge, median_ratio
 
-from hermes_core.redaction import redact
+from hermes_core._redaction import redact
 from hermes_core.testing import host_for
 
 #: The URL pattern before the fix, for the side-by-side figure.
@@ -82,8 +82,8 @@ DETECTOR_INPUTS = {
 def detector() -> list[Target]:
     """Finding standing instructions and rare-token probes is linear: 1 MiB of hostile text
     costs at most twice 16 times what 64 KiB does."""
-    from hermes_core.hermes_agent.sessions.probes import find_probes
-    from hermes_core.standing.detect import find_directives
+    from hermes_core.hermes_agent.sessions._probes import find_probes
+    from hermes_core.standing._detect import find_directives
 
     targets = []
     for name, text in DETECTOR_INPUTS.items():

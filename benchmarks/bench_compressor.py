@@ -19,7 +19,7 @@ from typing import Any
 from judging import Target, judge, median_ratio
 
 from hermes_compressor import CompressorEngine
-from hermes_core.testing.conversations import coding_session
+from hermes_core.testing._conversations import coding_session
 
 SIZES = (5_000, 10_000, 20_000)
 ROUNDS = 5
@@ -27,7 +27,7 @@ ROUNDS = 5
 
 def transcript(size: int) -> list[dict[str, Any]]:
     """The first ``size`` messages (or one more, not to end between a call and its result)
-    of a long :func:`~hermes_core.testing.conversations.coding_session`."""
+    of a long :func:`~hermes_core.testing._conversations.coding_session`."""
     messages = coding_session(turns=size // 3)
     while messages[size - 1]["role"] == "tool" or messages[size]["role"] == "tool":
         size += 1

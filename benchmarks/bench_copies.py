@@ -26,7 +26,7 @@ from typing import Any
 from hermes_engine_lcm.engine import LCMEngine
 from judging import Target, judge
 
-import hermes_core.messages.copying as copying
+import hermes_core.messages._copying as copying
 from hermes_compressor import CompressorEngine
 from hermes_core.testing import host_for, sample_conversation
 

@@ -37,9 +37,9 @@ from judging import Target, judge, median_ratio
 
 from hermes_core import discover
 from hermes_core.config import load_config
-from hermes_core.hermes_agent.adapter import adapter_class
+from hermes_core.hermes_agent._adapter import adapter_class
 from hermes_core.sources.hermes_plugins import _shims as shims
-from hermes_core.testing.conversations import sample_conversation
+from hermes_core.testing._conversations import sample_conversation
 
 TRIALS = 7
 

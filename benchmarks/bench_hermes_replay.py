@@ -25,11 +25,11 @@ from typing import Any
 from judging import Target, judge, median_ratio
 
 from hermes_core import ContextHost, load_config
-from hermes_core.discovery import discover
+from hermes_core._discovery import discover
 from hermes_core.hermes_agent.sessions import rebuild, session_rows
-from hermes_core.hermes_agent.sessions.probes import find_probes
-from hermes_core.hermes_agent.sessions.scoring import score_engine
-from hermes_core.testing.conversations import coding_session
+from hermes_core.hermes_agent.sessions._probes import find_probes
+from hermes_core.hermes_agent.sessions._scoring import score_engine
+from hermes_core.testing._conversations import coding_session
 
 MESSAGES = 2_000
 WINDOW = 32_000

@@ -36,9 +36,9 @@ from judging import Target, judge
 
 from hermes_compressor import CompressorEngine
 from hermes_core import ContextEngine, ContextHost
+from hermes_core._tokens import estimate_message_tokens
 from hermes_core.testing import host_for as testing_host_for
 from hermes_core.testing import sample_conversation
-from hermes_core.tokens import estimate_message_tokens
 
 
 class WindowEngine(CompressorEngine):

@@ -53,7 +53,7 @@ from typing import Any
 from hermes_engine_lcm import LCMEngine
 from judging import Target, judge
 
-from hermes_core.tokens import estimate_tokens
+from hermes_core._tokens import estimate_tokens
 
 SIZES = (10_000, 100_000, 1_000_000)
 #: The store as it stands by keywords: lcm turns embeddings on when a model is installed

@@ -24,8 +24,8 @@ from judging import Target, judge
 from recall.locomo import load
 
 from hermes_core import ContextHost
-from hermes_core.testing.conversations import coding_session
-from hermes_core.tokens import estimate_tokens
+from hermes_core._tokens import estimate_tokens
+from hermes_core.testing._conversations import coding_session
 
 WINDOW = 16_000
 BOUND = 0.95

@@ -29,10 +29,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from judging import Target, judge
 
 from hermes_core import ContextHost
+from hermes_core._tokens import estimate_tokens
 from hermes_core.llm import AuxiliaryLLMConfig, ChatClient
-from hermes_core.testing.conversations import coding_session
-from hermes_core.testing.openai_server import JSONHandler, serving_on_localhost
-from hermes_core.tokens import estimate_tokens
+from hermes_core.testing._conversations import coding_session
+from hermes_core.testing._openai_server import JSONHandler, serving_on_localhost
 
 WINDOW = 64_000
 WAIT_BOUND = 0.1

@@ -17,7 +17,7 @@ from judging import Target, judge, median_ratio
 
 from hermes_compressor import CompressorEngine
 from hermes_core.hooks._specs import ENGINE_HOOKS, ContextEngineSpec
-from hermes_core.registry.validation import validate_engine
+from hermes_core.registry._validation import validate_engine
 
 
 class EngineManager(pluggy.PluginManager):

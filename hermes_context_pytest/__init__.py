@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
-    from hermes_core.testing.site import TemporarySite
+    from hermes_core.testing._site import TemporarySite
 
 __all__ = ["hermes_site", "pytest_addoption", "pytest_configure"]
 
@@ -54,7 +54,7 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.fixture
 def hermes_site(tmp_path: Path) -> Iterator[TemporarySite]:
     """A temporary ``site-packages`` on ``sys.path``; removed, with its modules, afterwards."""
-    from hermes_core.testing.site import TemporarySite
+    from hermes_core.testing._site import TemporarySite
 
     site = TemporarySite(tmp_path / "site-packages")
     try:

@@ -9,6 +9,42 @@ starting with ``_`` are private.
 
 from typing import TYPE_CHECKING
 
+from hermes_core import _moved
+from hermes_core._containment import UserInterrupt, watch_user_interrupts
+from hermes_core._discovery import default_sources, discover
+from hermes_core._engine import ContextEngine
+from hermes_core._errors import (
+    ConfigChangedError,
+    ConfigEditError,
+    ConfigError,
+    ConfigProblem,
+    ContractViolation,
+    EngineError,
+    EngineIncompatibleError,
+    EngineLoadError,
+    EngineNeedsHermesError,
+    EngineNotFoundError,
+    EngineValidationError,
+    HermesError,
+    MissingExtraError,
+    NeedsHermesAgent,
+    NotAnEngine,
+    PlotUnavailableError,
+    PluginTimeout,
+    SessionStoreError,
+    UnknownKey,
+    YamlSyntaxError,
+)
+from hermes_core._log import LOGGER_NAME, EventLogger, event_fields, get_logger
+from hermes_core._prune_gate import PruneGate
+from hermes_core._redaction import REDACTED, redact
+from hermes_core._thresholds import resolve_model_threshold
+from hermes_core._tokens import (
+    CHARS_PER_TOKEN,
+    estimate_message_tokens,
+    estimate_text_tokens,
+    estimate_tokens,
+)
 from hermes_core._version import __version__
 from hermes_core.config import (
     EngineChoice,
@@ -24,20 +60,6 @@ from hermes_core.config import (
     report_problems,
     seconds,
     whole_number,
-)
-from hermes_core.discovery import default_sources, discover
-from hermes_core.engine import ContextEngine
-from hermes_core.errors import (
-    ConfigError,
-    ConfigProblem,
-    EngineError,
-    EngineIncompatibleError,
-    EngineLoadError,
-    EngineNeedsHermesError,
-    EngineNotFoundError,
-    EngineValidationError,
-    HermesError,
-    UnknownKey,
 )
 from hermes_core.hooks._markers import hookimpl, hookspec
 from hermes_core.hooks._record import Hook
@@ -63,7 +85,6 @@ from hermes_core.llm import (
     LLMQuotaError,
     LLMResponseError,
 )
-from hermes_core.log import LOGGER_NAME, EventLogger, event_fields, get_logger
 from hermes_core.messages import (
     ENGINE_MARKERS,
     MAX_NESTING,
@@ -79,8 +100,6 @@ from hermes_core.messages import (
     text_of,
     validate_messages,
 )
-from hermes_core.prune_gate import PruneGate
-from hermes_core.redaction import REDACTED, redact
 from hermes_core.registry import (
     Activation,
     EngineRecord,
@@ -89,20 +108,15 @@ from hermes_core.registry import (
     EngineStatus,
     activate,
 )
-from hermes_core.sources.entry_points import ENGINE_GROUP, PLUGIN_GROUP
-from hermes_core.sources.general_plugins import PluginContext
-from hermes_core.sources.source import DiscoveryContext, Source
-from hermes_core.thresholds import resolve_model_threshold
-from hermes_core.tokens import (
-    CHARS_PER_TOKEN,
-    estimate_message_tokens,
-    estimate_text_tokens,
-    estimate_tokens,
-)
+from hermes_core.sources._entry_points import ENGINE_GROUP, PLUGIN_GROUP
+from hermes_core.sources._general_plugins import PluginContext
+from hermes_core.sources._source import DiscoveryContext, Source
 
 if TYPE_CHECKING:  # at run time these load on first use, below
-    from hermes_core.llm.client import ChatClient, ChatResult
+    from hermes_core.llm._client import ChatClient, ChatResult
     from hermes_core.standing import SessionInstructions, StandingInstructions
+
+_moved.install()
 
 __all__ = [
     "CHARS_PER_TOKEN",
@@ -123,10 +137,13 @@ __all__ = [
     "ChatClient",
     "ChatResult",
     "Completion",
+    "ConfigChangedError",
+    "ConfigEditError",
     "ConfigError",
     "ConfigProblem",
     "ContextEngine",
     "ContextHost",
+    "ContractViolation",
     "DiscoveryContext",
     "EngineChoice",
     "EngineError",
@@ -155,14 +172,22 @@ __all__ = [
     "Message",
     "MessageProblem",
     "Messages",
+    "MissingExtraError",
+    "NeedsHermesAgent",
+    "NotAnEngine",
+    "PlotUnavailableError",
     "PluginContext",
+    "PluginTimeout",
     "PruneGate",
     "SessionInstructions",
+    "SessionStoreError",
     "Source",
     "StandingInstructions",
     "ToolSchema",
     "UnknownKey",
     "Usage",
+    "UserInterrupt",
+    "YamlSyntaxError",
     "__version__",
     "accepted_keywords",
     "activate",
@@ -195,6 +220,7 @@ __all__ = [
     "seconds",
     "text_of",
     "validate_messages",
+    "watch_user_interrupts",
     "whole_number",
 ]
 
@@ -202,7 +228,7 @@ __all__ = [
 def __getattr__(name: str) -> object:
     # The HTTP client imports httpx; it loads when an engine or embedder first asks for it.
     if name in ("ChatClient", "ChatResult"):
-        from hermes_core.llm import client
+        from hermes_core.llm import _client as client
 
         return getattr(client, name)
     # Standing instructions compile their patterns at import: an engine that carries them

@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from hermes_core.testing import TemporarySite, engine_module_source
-from hermes_core.testing.rules import RULES
+from hermes_core.testing._rules import RULES
 from tests.host_engines import ORPHANING_SOURCE
 
 
@@ -226,7 +226,7 @@ def test_replay_of_the_bundled_sample_compacts_with_the_compressor(tmp_path: Pat
 
 
 def test_replay_shows_the_standing_instructions_carried(tmp_path: Path) -> None:
-    from hermes_core.testing.conversations import sample_conversation
+    from hermes_core.testing._conversations import sample_conversation
 
     rule = "From now on, answer in bullet points only."
     messages = sample_conversation(3)
@@ -474,7 +474,7 @@ def test_select_says_when_the_environment_variable_keeps_another_engine_selected
 def test_say_fills_markup_with_values_that_stay_text() -> None:
     from rich.console import Console
 
-    from hermes_core.cli.output import say
+    from hermes_core.cli._output import say
 
     console = Console(record=True, width=200)
     say(

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from hermes_core import ContextHost
+from hermes_core._errors import HermesError
 from hermes_core.cli import main
-from hermes_core.errors import HermesError
 from tests.attacks.test_config_cli import run
 
 CHOICES = (None, "lcm", "nowhere")  # unset, an installed engine, one that is not

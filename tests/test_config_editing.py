@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from hermes_core.config.editing import ConfigEditError, set_context_engine
-from hermes_core.config.writing import write_config_text
+from hermes_core.config._editing import ConfigEditError, set_context_engine
+from hermes_core.config._writing import write_config_text
 
 #: A config.yaml as Hermes Agent users keep it: comments, anchors, aliases,
 #: merge keys, odd quoting, blank lines, a flow sequence and a block scalar.
@@ -210,14 +210,14 @@ def test_select_leaves_a_file_it_cannot_edit_untouched(tmp_path: Path) -> None:
     ],
 )
 def test_enabling_a_plugin_adds_one_entry_in_the_lists_own_style(before: str, after: str) -> None:
-    from hermes_core.config.enabling import enable_plugin
+    from hermes_core.config._enabling import enable_plugin
 
     assert enable_plugin(before, "p") == after
 
 
 def test_enabling_refuses_a_shape_it_cannot_edit_safely() -> None:
-    from hermes_core.config.editing import ConfigEditError
-    from hermes_core.config.enabling import enable_plugin
+    from hermes_core.config._editing import ConfigEditError
+    from hermes_core.config._enabling import enable_plugin
 
     for text in ("plugins: [a]\n", "plugins:\n  enabled: a\n", "- a\n"):
         with pytest.raises(ConfigEditError):

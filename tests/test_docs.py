@@ -12,7 +12,7 @@ import pytest
 from hermes_engine_lcm.settings import RULES as LCM_RULES
 
 from hermes_compressor.settings import RULES as COMPRESSOR_RULES
-from hermes_core.config.schema import KEYS
+from hermes_core.config._schema import KEYS
 from hermes_core.hooks._specs import ContextEngineSpec, PluginSpec
 
 DOCS = Path(__file__).parents[1] / "docs"
@@ -99,7 +99,7 @@ def test_the_host_page_gives_the_real_from_config_signature() -> None:
 
 
 def test_no_page_counts_the_contract_rules_other_than_doctor_checks() -> None:
-    from hermes_core.testing.rules import RULES
+    from hermes_core.testing._rules import RULES
 
     for page in DOCS.rglob("*.md"):
         text = page.read_text(encoding="utf-8")

@@ -99,7 +99,7 @@ def test_the_check_finds_each_thing_a_reader_would_meet_raw() -> None:
     ]
     (raw,) = generated.problems('costs {{ figure("bench_lcm.x") }} a turn', "p.md")
     assert "placeholder shown raw" in raw
-    (lone,) = generated.problems("<!-- config-rules: hermes_core.config.schema:KEYS -->", "p.md")
+    (lone,) = generated.problems("<!-- config-rules: hermes_core.config._schema:KEYS -->", "p.md")
     assert "has no closing" in lone
     table = generated.fill("<!-- engine-hooks --><!-- /engine-hooks -->", "p.md")
     assert "\n\n| hook |" in table and table.endswith("|\n\n<!-- /engine-hooks -->")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 
 from hermes_core import discover, load_config
-from hermes_core.sources.docstrings import docstring_summary
+from hermes_core.sources._docstrings import docstring_summary
 from hermes_core.testing import TemporarySite
 
 PACKAGE = {

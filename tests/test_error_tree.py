@@ -11,8 +11,8 @@ from hermes_engine_lcm import errors as lcm_errors
 from hermes_engine_lcm.errors import LCMError
 
 import hermes_core
-from hermes_core import errors
-from hermes_core.errors import HermesError
+from hermes_core import _errors as errors
+from hermes_core._errors import HermesError
 
 OPTIONAL = ("hermes_core.integrations.langchain", "hermes_core.integrations.openai_agents")
 
@@ -70,14 +70,14 @@ def test_the_errors_module_draws_every_exception_it_defines_in_its_tree(module: 
 @pytest.mark.parametrize(
     ("old", "name", "builtin"),
     [
-        ("hermes_core.config.yaml_source", "YamlSyntaxError", ValueError),
-        ("hermes_core.config.editing", "ConfigEditError", ValueError),
-        ("hermes_core.config.writing", "ConfigChangedError", RuntimeError),
-        ("hermes_core.containment", "PluginTimeout", TimeoutError),
+        ("hermes_core.config._yaml_source", "YamlSyntaxError", ValueError),
+        ("hermes_core.config._editing", "ConfigEditError", ValueError),
+        ("hermes_core.config._writing", "ConfigChangedError", RuntimeError),
+        ("hermes_core._containment", "PluginTimeout", TimeoutError),
         ("hermes_core.hermes_agent.sessions", "SessionStoreError", Exception),
-        ("hermes_core.cli.replay.chart", "PlotUnavailableError", RuntimeError),
-        ("hermes_core.testing.rules", "ContractViolation", AssertionError),
-        ("hermes_core.integrations.extras", "MissingExtraError", ImportError),
+        ("hermes_core.cli.replay._chart", "PlotUnavailableError", RuntimeError),
+        ("hermes_core.testing._rules", "ContractViolation", AssertionError),
+        ("hermes_core.integrations._extras", "MissingExtraError", ImportError),
         ("hermes_core.llm", "LLMQuotaError", Exception),
         ("hermes_engine_lcm.store.sqlite.database", "StorePathError", ValueError),
         ("hermes_engine_lcm.store.open", "MissingDriverError", RuntimeError),

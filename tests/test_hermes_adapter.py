@@ -19,11 +19,11 @@ import pytest
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
-from hermes_core.hermes_agent.adapter import hermes_engine
+from hermes_core._tokens import estimate_tokens
+from hermes_core.hermes_agent._adapter import hermes_engine
 from hermes_core.llm import AuxiliaryLLMConfig, ChatClient
 from hermes_core.sources.hermes_plugins import _shims as shims
-from hermes_core.testing.conversations import sample_conversation
-from hermes_core.tokens import estimate_tokens
+from hermes_core.testing._conversations import sample_conversation
 
 FACT = "The release train leaves from platform nine, every Thursday."
 
@@ -137,7 +137,7 @@ def test_the_hooks_forwarded_are_those_the_installed_hermes_base_class_has(
     gets ours for each: read from the class, not from a list of one version's hooks."""
     import types
 
-    from hermes_core.hermes_agent.adapter import adapter_class
+    from hermes_core.hermes_agent._adapter import adapter_class
     from hermes_core.sources.hermes_plugins._hermes_abc import HermesContextEngine
 
     class Newer(HermesContextEngine):  # a later Hermes' base: more hooks, no-op defaults

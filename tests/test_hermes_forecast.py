@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hermes_core.hermes_agent.forecast import HermesForecast
+from hermes_core.hermes_agent._forecast import HermesForecast
 
 REASONS = ["configured", "folder", "plugin", "not_found", "other_plugin_first", "not_copyable"]
 

@@ -24,7 +24,7 @@ from hermes_core import ContextHost, EngineStatus, discover, load_config
 from hermes_core.sources.hermes_plugins import _shims as shims
 from hermes_core.sources.hermes_plugins._wrapped_engine import HermesPluginEngine
 from hermes_core.testing import EventCapture, TemporarySite, engine_module_source
-from hermes_core.testing.conversations import sample_conversation
+from hermes_core.testing._conversations import sample_conversation
 
 FIXTURES = Path(__file__).parent / "fixtures" / "hermes_plugins"
 FACT = "The staging database password hint is 'blue heron'."

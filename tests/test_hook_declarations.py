@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from hermes_core import HOOKS, ContextEngine, ContextHost, Hook
-from hermes_core.hermes_agent.adapter import _Hosted
+from hermes_core.hermes_agent._adapter import _Hosted
 from hermes_core.hooks._record import BACKGROUND, BOUNDED, INLINE, engine_hook
 from hermes_core.host._generic import generic_method
 from hermes_core.sources.hermes_plugins._hermes_abc import HermesContextEngine
@@ -213,7 +213,7 @@ def test_an_inline_hook_that_raises_leaves_the_caller_with_the_declared_fallback
 
 
 def test_the_config_text_lists_the_bounded_and_the_inline_host_methods() -> None:
-    from hermes_core.config.schema import rule_for
+    from hermes_core.config._schema import rule_for
 
     text = rule_for("compression.hook_timeout_seconds").doc
     for hook in HOOKS.values():

@@ -18,7 +18,7 @@ from hermes_core.hooks._specs import (
     ContextEngineSpec,
     PluginSpec,
 )
-from hermes_core.registry.validation import validate_engine
+from hermes_core.registry._validation import validate_engine
 from hermes_core.testing import host_for
 from tests.host_engines import Recording
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from hermes_core import ContextHost
 from hermes_core.testing import capture_events, host_for
-from hermes_core.testing.conversations import sample_conversation
+from hermes_core.testing._conversations import sample_conversation
 from tests.compressor.test_properties import conversation
 from tests.host_engines import Returning
 

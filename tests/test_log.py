@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from hermes_core import ContextHost
-from hermes_core.log import get_logger
+from hermes_core._log import get_logger
 from hermes_core.testing import capture_events, sample_conversation
 
 EXAMPLE = Path(__file__).parents[1] / "examples" / "agent_loop.py"
@@ -136,7 +136,7 @@ def test_a_warning_is_not_printed_when_the_application_configured_no_logging() -
 def test_debugging_says_whether_debug_events_are_written() -> None:
     import logging
 
-    from hermes_core.log import LOGGER_NAME, get_logger
+    from hermes_core._log import LOGGER_NAME, get_logger
 
     events = get_logger()
     root = logging.getLogger(LOGGER_NAME)

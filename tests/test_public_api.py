@@ -83,7 +83,7 @@ def test_our_engines_import_only_public_names() -> None:
 
 def test_the_check_catches_a_submodule_import() -> None:
     tree = ast.parse(
-        "from hermes_core.tokens import estimate_tokens\nfrom hermes_core import nope\n"
+        "from hermes_core._tokens import estimate_tokens\nfrom hermes_core import nope\n"
     )
     assert [_not_public(m, n) for _, m, n in _imports(tree)] == [True, True]
     assert not _not_public("hermes_core", "estimate_tokens")

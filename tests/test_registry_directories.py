@@ -166,7 +166,7 @@ def test_requires_hermes_is_checked_against_the_installed_hermes_agent(
 def test_every_key_hermes_reads_is_accepted_quietly_and_a_typo_is_logged(
     tmp_path: Path, logs: EventCapture
 ) -> None:
-    from hermes_core.sources.manifests import HERMES_MANIFEST_KEYS
+    from hermes_core.sources._manifests import HERMES_MANIFEST_KEYS
 
     keys = "".join(f"{key}: x\n" for key in sorted(HERMES_MANIFEST_KEYS - {"requires_hermes"}))
     plugin(tmp_path / "plugins", "quiet", keys.replace("name: x", "name: quiet"))

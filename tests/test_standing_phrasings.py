@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from recall.locomo import load
 from standing.phrasings import ORDINARY, POLITE_TASKS, REPLIES, TASKS, TUNED_HALVES
 
-from hermes_core.standing.detect import find_directives
+from hermes_core.standing._detect import find_directives
 
 LOCOMO = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo-dev"
 
@@ -61,7 +61,7 @@ def test_the_weights_are_what_the_training_script_writes_from_the_examples() -> 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
     import train_standing
 
-    from hermes_core.standing.learned import WEIGHTS
+    from hermes_core.standing._learned import WEIGHTS
 
     written = json.loads(WEIGHTS.read_text(encoding="utf-8"))
     assert train_standing.train(train_standing.examples()) == written, (

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hermes_core.tokens import (
+from hermes_core._tokens import (
     IMAGE_TOKENS,
     MESSAGE_OVERHEAD,
     CharEstimator,
@@ -63,7 +63,7 @@ JSON_VALUES = st.recursive(
 
 @given(JSON_VALUES)
 def test_json_length_is_the_length_json_dumps_writes(value: object) -> None:
-    from hermes_core.tokens import json_length
+    from hermes_core._tokens import json_length
 
     assert json_length(value) == len(json.dumps(value, ensure_ascii=False, default=str))
 

@@ -1,4 +1,4 @@
-"""Train the scorer of :mod:`hermes_core.standing.learned` and write its weights.
+"""Train the scorer of :mod:`hermes_core.standing._learned` and write its weights.
 
 Rules: every half of ``benchmarks/standing/phrasings.py`` tuned on (``FIRST_RULES``,
 ``TUNING`` to ``HELD_OUT_7``); no rules: ``ORDINARY``, ``FIRST_NOT_RULES``, ``TASKS``,
@@ -26,8 +26,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from recall.locomo import load  # noqa: E402
 from standing import phrasings  # noqa: E402
 
-from hermes_core.standing.detect import sentences  # noqa: E402
-from hermes_core.standing.learned import WEIGHTS, features  # noqa: E402
+from hermes_core.standing._detect import sentences  # noqa: E402
+from hermes_core.standing._learned import WEIGHTS, features  # noqa: E402
 
 LOCOMO = ROOT.parent / "shared" / "data" / "locomo-dev"
 TRAINED_ON = ("26", "30")

@@ -33,7 +33,7 @@ from hermes_engine_lcm.relevance.models import bundled_model
 from hermes_engine_lcm.relevance.ranking import fuse
 
 from hermes_core import discover, load_config
-from hermes_core.tokens import MESSAGE_OVERHEAD
+from hermes_core._tokens import MESSAGE_OVERHEAD
 from recall.baselines import pack_in_order, truncate
 from recall.bm25 import BM25
 from recall.locomo import Conversation, Question, load

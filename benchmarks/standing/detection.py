@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from recall.locomo import load
 
-from hermes_core.standing.detect import find_directives
+from hermes_core.standing._detect import find_directives
 from standing import phrasings
 
 LOCOMO = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo-dev"

@@ -31,8 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from recall.locomo import Conversation, Question, load
 from recall.protocol import ask, fits, replay
 
-from hermes_core.standing.topics import slot
-from hermes_core.testing.openai_server import fake_openai_server
+from hermes_core.standing._topics import slot
+from hermes_core.testing._openai_server import fake_openai_server
 from standing.phrasings import (
     HELD_OUT_2,
     HELD_OUT_3,

@@ -27,10 +27,10 @@ WINDOW = 32_000
 def draw() -> bytes:
     """The SVG of a replay of the bundled sample through the default engine."""
     from hermes_core import ContextHost, load_config
-    from hermes_core.cli.replay.chart import write_image
-    from hermes_core.cli.replay.simulation import replay
-    from hermes_core.discovery import discover
-    from hermes_core.testing.conversations import coding_session
+    from hermes_core._discovery import discover
+    from hermes_core.cli.replay._chart import write_image
+    from hermes_core.cli.replay._simulation import replay
+    from hermes_core.testing._conversations import coding_session
 
     with tempfile.TemporaryDirectory(prefix="docs-replay-") as scratch:
         env = {"HERMES_HOME": scratch}

@@ -28,7 +28,7 @@ def _exists(pkg: griffe.Module, path: str) -> bool:
         found = pkg[path[len(pkg.path) + 1 :]]
     except (KeyError, ValueError, griffe.AliasResolutionError, griffe.CyclicAliasError):
         return False
-    # an imported name (``logging`` inside hermes_core.log) is not ours to link
+    # an imported name (``logging`` inside hermes_core._log) is not ours to link
     return not found.is_alias or str(found.target_path).startswith(pkg.path + ".")
 
 

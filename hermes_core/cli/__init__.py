@@ -1,5 +1,5 @@
 """The ``hermes-context`` command line (click, rich)."""
 
-from hermes_core.cli.main import cli, main
+from hermes_core.cli._main import cli, main
 
 __all__ = ["cli", "main"]

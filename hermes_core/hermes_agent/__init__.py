@@ -3,12 +3,12 @@
 * Our engines inside Hermes Agent: :mod:`~hermes_core.hermes_agent.plugin` is a
   Hermes plugin (entry point ``hermes-context`` in group
   ``hermes_agent.plugins``) that hands Hermes an adapter
-  (:mod:`~hermes_core.hermes_agent.adapter`) running the engine named by
+  (:mod:`~hermes_core.hermes_agent._adapter`) running the engine named by
   ``context.engine`` on a :class:`~hermes_core.ContextHost`, with Hermes'
-  auxiliary LLM as ``llm`` (:mod:`~hermes_core.hermes_agent.llm`).
+  auxiliary LLM as ``llm`` (:mod:`~hermes_core.hermes_agent._llm`).
 * Hermes' context-engine plugins on our host are a discovery source of their
   own: :mod:`hermes_core.sources.hermes_plugins`.
-* :mod:`~hermes_core.hermes_agent.forecast` asks an installed Hermes Agent
+* :mod:`~hermes_core.hermes_agent._forecast` asks an installed Hermes Agent
   which engine it will run (``hermes-context doctor``).
 
 Nothing here imports Hermes unless it runs inside Hermes.

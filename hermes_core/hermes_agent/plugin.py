@@ -23,7 +23,7 @@ __all__ = ["register"]
 
 def register(ctx: Any) -> None:
     """Hermes Agent's plugin hook: register the adapter of the selected engine, if it is ours."""
-    from hermes_core.hermes_agent.adapter import hermes_engine
+    from hermes_core.hermes_agent._adapter import hermes_engine
 
     engine = hermes_engine()
     if engine is not None:

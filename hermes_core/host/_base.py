@@ -17,9 +17,9 @@ from typing import Any, TypeVar
 
 import pluggy
 
+from hermes_core._discovery import discover
+from hermes_core._engine import ContextEngine
 from hermes_core.config import HermesConfig, load_config
-from hermes_core.discovery import discover
-from hermes_core.engine import ContextEngine
 from hermes_core.hooks._signatures import accepted_keywords
 from hermes_core.hooks._specs import ENGINE_HOOKS
 from hermes_core.hooks._types import Messages

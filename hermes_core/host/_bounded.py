@@ -6,7 +6,7 @@ its limit; what happened comes back as a :class:`Done` (the value), a
 limit; its worker is abandoned, its result dropped) or :data:`NEVER_STARTED`
 (no worker took it in time). It never raises, but for one case: the user's
 Ctrl-C, which reaches the user wherever the agent's thread is waiting
-(see :mod:`hermes_core.containment`).
+(see :mod:`hermes_core._containment`).
 
 :class:`BoundedCalls` is what the host calls every hook that may do work
 through, and :func:`contained` what it calls the inline ones through: both
@@ -23,7 +23,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from hermes_core.containment import reraise_user_interrupt
+from hermes_core._containment import reraise_user_interrupt
 from hermes_core.host._pool import DaemonPool
 
 __all__ = [

@@ -18,6 +18,7 @@ from typing import Any
 
 import pluggy
 
+from hermes_core._log import logger
 from hermes_core.hooks._signatures import accepted_keywords
 from hermes_core.hooks._specs import HOST_OFFERED_KEYWORDS
 from hermes_core.hooks._types import Messages
@@ -26,7 +27,6 @@ from hermes_core.host._engine_calls import EngineCalls
 from hermes_core.host._observers import notify
 from hermes_core.host._passes import PassRunner
 from hermes_core.host._pool import DaemonPool
-from hermes_core.log import logger
 
 __all__ = ["Compaction"]
 

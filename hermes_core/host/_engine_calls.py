@@ -13,12 +13,12 @@ import traceback
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from hermes_core.engine import ContextEngine
+from hermes_core._engine import ContextEngine
+from hermes_core._log import logger
 from hermes_core.hooks._signatures import accepted_keywords
 from hermes_core.host._bounded import BoundedCalls, contained
 from hermes_core.host._counters import HostCounters
 from hermes_core.host._pool import DaemonPool
-from hermes_core.log import logger
 
 __all__ = ["FAILED", "EngineCalls"]
 

@@ -11,7 +11,7 @@ import functools
 from collections.abc import Iterable
 from typing import Any
 
-from hermes_core.containment import reraise_user_interrupt
+from hermes_core._containment import reraise_user_interrupt
 from hermes_core.hooks._types import Messages, ToolSchema
 from hermes_core.host._engine_calls import EngineCalls
 from hermes_core.host._handed import HandedCopies

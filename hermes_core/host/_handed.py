@@ -32,7 +32,7 @@ from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from hermes_core.messages.copying import copy_message
+from hermes_core.messages._copying import copy_message
 
 __all__ = ["HandedCopies"]
 

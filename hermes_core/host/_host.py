@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from hermes_core.containment import reraise_user_interrupt
+from hermes_core._containment import reraise_user_interrupt
 from hermes_core.hooks._specs import HOOKS
 from hermes_core.hooks._types import Message, Messages, ToolSchema
 from hermes_core.host import _decisions, _status

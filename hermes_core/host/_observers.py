@@ -14,8 +14,8 @@ from typing import Any
 
 import pluggy
 
-from hermes_core.containment import reraise_user_interrupt
-from hermes_core.log import logger
+from hermes_core._containment import reraise_user_interrupt
+from hermes_core._log import logger
 
 __all__ = ["notify"]
 

@@ -18,13 +18,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from hermes_core.containment import reraise_user_interrupt
+from hermes_core._containment import reraise_user_interrupt
+from hermes_core._tokens import estimate_tokens
 from hermes_core.host._bounded import LATE, NEVER_STARTED, Done, Raised, run_bounded
 from hermes_core.host._discards import discarded
 from hermes_core.host._pool import DaemonPool
 from hermes_core.messages import sanitize_tool_pairs, validate_messages
-from hermes_core.messages.copying import copy_messages
-from hermes_core.tokens import estimate_tokens
+from hermes_core.messages._copying import copy_messages
 
 __all__ = ["PassOutcome", "PassRunner"]
 

@@ -19,12 +19,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from hermes_core.containment import reraise_user_interrupt
+from hermes_core._containment import reraise_user_interrupt
+from hermes_core._log import logger
 from hermes_core.hooks._types import Messages
 from hermes_core.host._engine_calls import EngineCalls
 from hermes_core.host._handed import HandedCopies
 from hermes_core.host._pool import DaemonPool
-from hermes_core.log import logger
 
 __all__ = ["Preparation"]
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from hermes_core._tokens import estimate_tokens
 from hermes_core.messages import validate_messages
-from hermes_core.tokens import estimate_tokens
 
 __all__ = ["PruneResult", "checked_prune"]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from hermes_core.engine import Message
+from hermes_core._engine import Message
 from hermes_core.hooks._types import Messages
 from hermes_core.host._engine_calls import FAILED, EngineCalls
 from hermes_core.host._handed import HandedCopies

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from hermes_core.containment import reraise_user_interrupt
+from hermes_core._containment import reraise_user_interrupt
+from hermes_core._redaction import redact
 from hermes_core.host._engine_calls import FAILED, EngineCalls
-from hermes_core.redaction import redact
 
 __all__ = ["compaction_status_message", "engine_status"]
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from hermes_core.engine import ContextEngine
+from hermes_core._engine import ContextEngine
+from hermes_core._log import logger
 from hermes_core.host._bounded import contained
 from hermes_core.host._engine_calls import FAILED, EngineCalls
-from hermes_core.log import logger
 from hermes_core.registry import Activation, EngineRegistry, activate
 
 __all__ = ["clone_problem", "subagent_activation"]

@@ -6,9 +6,9 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from hermes_core.containment import reraise_user_interrupt
+from hermes_core._containment import reraise_user_interrupt
+from hermes_core._log import logger
 from hermes_core.hooks._types import ToolSchema
-from hermes_core.log import logger
 
 __all__ = [
     "dispatch_tool_call",

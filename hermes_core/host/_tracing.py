@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from hermes_core.log import logger
+from hermes_core._log import logger
 
 __all__ = ["trace_enabled", "traced"]
 

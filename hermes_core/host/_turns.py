@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from hermes_core._log import logger
 from hermes_core.hooks._types import Messages
 from hermes_core.host._engine_calls import FAILED, EngineCalls
 from hermes_core.host._handed import HandedCopies
 from hermes_core.host._pruning import checked_prune
 from hermes_core.host._usage import normalize_usage
-from hermes_core.log import logger
 from hermes_core.messages import copy_messages
 
 __all__ = ["prune_tool_results", "turn_complete"]

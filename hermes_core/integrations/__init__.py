@@ -10,6 +10,6 @@ Importing this package imports neither framework; importing a subpackage
 without its extra raises :class:`MissingExtraError`, naming the pip line.
 """
 
-from hermes_core.integrations.extras import MissingExtraError
+from hermes_core.integrations._extras import MissingExtraError
 
 __all__ = ["MissingExtraError"]

@@ -1,12 +1,12 @@
 """Standing instructions: rules a user sets for the rest of a session, found without an
 LLM and carried verbatim into every request and every compaction, within a share of the
-budget (see :mod:`hermes_core.standing.ledger` for the rules)."""
+budget (see :mod:`hermes_core.standing._ledger` for the rules)."""
 
-from hermes_core.standing.block import HEADER, is_block
-from hermes_core.standing.detect import Directive, find_directives
-from hermes_core.standing.ledger import SHARE, Carried, Instruction, StandingInstructions
-from hermes_core.standing.placing import with_block, without_blocks
-from hermes_core.standing.sessions import KEPT_SESSIONS, SessionInstructions
+from hermes_core.standing._block import HEADER, is_block
+from hermes_core.standing._detect import Directive, find_directives
+from hermes_core.standing._ledger import SHARE, Carried, Instruction, StandingInstructions
+from hermes_core.standing._placing import with_block, without_blocks
+from hermes_core.standing._sessions import KEPT_SESSIONS, SessionInstructions
 
 __all__ = [
     "HEADER",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from hermes_core.testing.conversations import (
+from hermes_core.testing._conversations import (
     SAMPLE_FACT,
     agent_turn,
     assistant_calls,
@@ -19,13 +19,13 @@ from hermes_core.testing.conversations import (
     tool_result,
     user,
 )
-from hermes_core.testing.distributions import write_distribution
-from hermes_core.testing.engine_source import engine_module_source
-from hermes_core.testing.events import EventCapture, capture_events
-from hermes_core.testing.hosts import host_for
-from hermes_core.testing.offline import example_setting
-from hermes_core.testing.openai_server import FakeOpenAI, fake_openai_server
-from hermes_core.testing.rules import (
+from hermes_core.testing._distributions import write_distribution
+from hermes_core.testing._engine_source import engine_module_source
+from hermes_core.testing._events import EventCapture, capture_events
+from hermes_core.testing._hosts import host_for
+from hermes_core.testing._offline import example_setting
+from hermes_core.testing._openai_server import FakeOpenAI, fake_openai_server
+from hermes_core.testing._rules import (
     RULES,
     ContractRule,
     ContractSubject,
@@ -33,10 +33,10 @@ from hermes_core.testing.rules import (
     RuleOutcome,
     check_contract,
 )
-from hermes_core.testing.site import TemporarySite
+from hermes_core.testing._site import TemporarySite
 
 if TYPE_CHECKING:
-    from hermes_core.testing.contract import ContextEngineContract
+    from hermes_core.testing._contract import ContextEngineContract
 
 __all__ = [
     "RULES",
@@ -69,7 +69,7 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     if name == "ContextEngineContract":
-        from hermes_core.testing.contract import ContextEngineContract
+        from hermes_core.testing._contract import ContextEngineContract
 
         return ContextEngineContract
     raise AttributeError(f"module 'hermes_core.testing' has no attribute {name!r}")

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from hermes_core._discovery import discover
+from hermes_core._engine import ContextEngine
 from hermes_core.config import load_config
-from hermes_core.discovery import discover
-from hermes_core.engine import ContextEngine
 from hermes_core.registry import EngineRegistry
-from hermes_core.testing.contract import ContextEngineContract
+from hermes_core.testing._contract import ContextEngineContract
 
 
 class TestInstalledEngine(ContextEngineContract):

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from hermes_core import ContextHost, EngineStatus
-from hermes_core.config.editing import set_context_engine
-from hermes_core.config.writing import ConfigChangedError, edit_config_file
+from hermes_core.config._editing import set_context_engine
+from hermes_core.config._writing import ConfigChangedError, edit_config_file
 from hermes_core.testing import EventCapture, TemporarySite, engine_module_source
 
 

@@ -541,7 +541,7 @@ def test_a_process_exits_with_a_backlog_of_embeddings_and_says_nothing_of_it(
 ) -> None:
     script = (
         "from hermes_core import ContextHost\n"
-        "from hermes_core.testing.conversations import agent_turn, sample_conversation\n"
+        "from hermes_core.testing._conversations import agent_turn, sample_conversation\n"
         "history = sample_conversation(2)\n"
         "for n in range(200):\n"
         "    history += agent_turn(n)\n"

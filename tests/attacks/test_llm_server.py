@@ -17,7 +17,7 @@ from werkzeug import Request, Response
 
 from hermes_core.llm import AuxiliaryLLMConfig, ChatClient, LLMNetworkError, LLMResponseError
 from hermes_core.testing import EventCapture, host_for
-from hermes_core.testing.conversations import sample_conversation
+from hermes_core.testing._conversations import sample_conversation
 from tests.servers import MESSAGES, ChatServer, Trickle, client_for
 
 KEY = "sk-live-QUERYSTRINGKEY1234567890abcdef"
@@ -113,7 +113,7 @@ def test_replay_logs_in_json_carry_no_key_from_the_query_string(tmp_path: Path) 
 def test_a_malformed_megabyte_answer_is_quoted_without_redacting_all_of_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from hermes_core import redaction
+    from hermes_core import _redaction as redaction
 
     redacted: list[int] = []
     whole = redaction.redact

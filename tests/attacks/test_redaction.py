@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hermes_core import redaction
-from hermes_core.redaction import MAX_WIDTH, Work, quote_body, redact, strip_url_credentials
+from hermes_core import _redaction as redaction
+from hermes_core._redaction import MAX_WIDTH, Work, quote_body, redact, strip_url_credentials
 from hermes_core.testing import EventCapture
 
 #: The regular-expression parser (``re._parser`` from Python 3.11, ``sre_parse`` before).
@@ -115,7 +115,7 @@ def test_a_secret_straddling_the_quoting_cut_is_not_shown_in_part() -> None:
 
 
 def test_keys_that_count_tokens_are_not_taken_for_secrets() -> None:
-    from hermes_core.redaction import is_secret_key
+    from hermes_core._redaction import is_secret_key
 
     for key in ("lcm.leaf_chunk_tokens", "max_tokens", "context.reply_reserve_tokens"):
         assert not is_secret_key(key), key

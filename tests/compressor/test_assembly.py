@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hermes_compressor.assembly import SUMMARY_END, SUMMARY_PREFIX, assemble
 from hermes_core import validate_messages
-from hermes_core.testing.conversations import assistant_calls, reply, tool_call, tool_result, user
+from hermes_core.testing._conversations import assistant_calls, reply, tool_call, tool_result, user
 
 SYSTEM = {"role": "system", "content": "s"}
 

@@ -7,7 +7,7 @@ from typing import Any
 from hermes_compressor.assembly import SUMMARY_PREFIX
 from hermes_compressor.boundaries import find_boundaries
 from hermes_compressor.settings import CompressorSettings
-from hermes_core.testing.conversations import (
+from hermes_core.testing._conversations import (
     assistant_calls,
     reply,
     sample_conversation,

@@ -14,7 +14,7 @@ import pytest
 from hermes_compressor import CompressorEngine
 from hermes_core import ContextHost, estimate_tokens, validate_messages
 from hermes_core.testing import host_for
-from hermes_core.testing.conversations import agent_turn, sample_conversation
+from hermes_core.testing._conversations import agent_turn, sample_conversation
 from tests.servers import Summariser
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from hermes_compressor.engine import CompressorEngine
 from hermes_core import estimate_tokens
 from hermes_core.testing import host_for
-from hermes_core.testing.conversations import assistant_calls, tool_call, tool_result, user
+from hermes_core.testing._conversations import assistant_calls, tool_call, tool_result, user
 
 OUTPUT = "result row with some figures 12345\n" * 400  # 14,000 characters
 
@@ -92,7 +92,7 @@ def test_a_manual_pass_over_a_conversation_the_tail_budget_holds_keeps_a_short_t
     # 240 messages, about 15,000 tokens: the tail budget (19,200 of a 128,000 window) holds
     # them all, so an automatic pass frees nothing; a manual one folds all but 8, as
     # Hermes' compressor does
-    from hermes_core.testing.conversations import sample_conversation
+    from hermes_core.testing._conversations import sample_conversation
 
     messages = sample_conversation(60)[1:]
     compressor = CompressorEngine({})

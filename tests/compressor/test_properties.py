@@ -12,7 +12,7 @@ from hermes_compressor import CompressorEngine
 from hermes_compressor.assembly import SUMMARY_PREFIX
 from hermes_compressor.boundaries import find_boundaries
 from hermes_core import StandingInstructions, sanitize_tool_pairs, validate_messages
-from hermes_core.tokens import estimate_message_tokens, estimate_tokens
+from hermes_core._tokens import estimate_message_tokens, estimate_tokens
 
 text = st.text(alphabet=st.characters(codec="utf-8"), max_size=300)
 image = st.just({"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}})

@@ -6,7 +6,7 @@ import copy
 import json
 
 from hermes_compressor.pruning import ARGUMENT_MAX_CHARS, prune
-from hermes_core.testing.conversations import assistant_calls, tool_call, tool_result, user
+from hermes_core.testing._conversations import assistant_calls, tool_call, tool_result, user
 
 BIG = "line of output\n" * 30  # 450 characters
 HUGE = "Traceback (most recent call last):\n  boom\n" + "frame\n" * 200

@@ -9,8 +9,8 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
 from hermes_core import ContextHost, validate_messages
-from hermes_core.testing.conversations import sample_conversation
-from hermes_core.tokens import estimate_tokens
+from hermes_core._tokens import estimate_tokens
+from hermes_core.testing._conversations import sample_conversation
 
 
 def test_a_long_replay_compresses_at_the_threshold_and_updates_the_summary(

@@ -6,7 +6,7 @@ from typing import Any
 
 from hermes_compressor import CompressorEngine
 from hermes_core import StandingInstructions, validate_messages
-from hermes_core.testing.conversations import agent_turn, sample_conversation
+from hermes_core.testing._conversations import agent_turn, sample_conversation
 
 RULE = "From now on, show me the draft before sending anything."
 

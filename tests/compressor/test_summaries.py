@@ -16,7 +16,7 @@ from hermes_compressor.assembly import SUMMARY_PREFIX
 from hermes_compressor.fallback_summary import MAX_FALLBACK_CHARS
 from hermes_core import validate_messages
 from hermes_core.llm import AuxiliaryLLMConfig, ChatClient
-from hermes_core.testing.conversations import agent_turn, sample_conversation, user
+from hermes_core.testing._conversations import agent_turn, sample_conversation, user
 
 CONFIG = {"compression": {"protect_first_n": 1, "protect_last_n": 6}}
 

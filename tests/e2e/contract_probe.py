@@ -98,7 +98,7 @@ def overrides(engine: Any, name: str) -> bool:
 
 
 def adapter_side() -> dict[str, Any]:
-    from hermes_core.hermes_agent.adapter import hermes_engine
+    from hermes_core.hermes_agent._adapter import hermes_engine
 
     (HOME / "config.yaml").write_text("context:\n  engine: lcm\n", encoding="utf-8")
     adapter = hermes_engine(HOME, env={"HERMES_HOME": str(HOME)})

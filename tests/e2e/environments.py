@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hermes_core.testing.openai_server import JSONHandler, serving_on_localhost
+from hermes_core.testing._openai_server import JSONHandler, serving_on_localhost
 
 ROOT = Path(__file__).resolve().parents[2]
 HERMES = "hermes-agent==0.19.0"

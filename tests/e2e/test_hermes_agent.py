@@ -31,7 +31,7 @@ import json, sys
 from types import SimpleNamespace
 from run_agent import AIAgent
 from agent.tool_executor import execute_tool_calls_sequential
-from hermes_core.testing.conversations import sample_conversation
+from hermes_core.testing._conversations import sample_conversation
 
 base_url, tool, query, fact = sys.argv[1:5]
 agent = AIAgent(base_url=base_url, api_key="sk-test", provider="custom", model="test-model",
@@ -76,7 +76,7 @@ def test_hermes_selects_our_lcm_compresses_300_messages_and_dispatches_its_tool(
     )
     result = probe(hermes_python, home, base_url, "lcm_grep", "platform nine")
     # Hermes' own selection took the adapter our plugin registered, deep-copied per agent
-    assert result["engine_class"] == "hermes_core.hermes_agent.adapter.HermesContextAdapter"
+    assert result["engine_class"] == "hermes_core.hermes_agent._adapter.HermesContextAdapter"
     assert result["engine_name"] == "lcm"
     assert {"lcm_grep", "lcm_describe", "lcm_expand"} <= set(result["tools"])
     # Hermes' compression entry point ran lcm: 300 messages folded, the fact with them

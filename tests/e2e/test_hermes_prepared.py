@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from hermes_core.testing.openai_server import serving_on_localhost
+from hermes_core.testing._openai_server import serving_on_localhost
 from tests.e2e.environments import (
     LLMServer,
     LLMServerHandler,

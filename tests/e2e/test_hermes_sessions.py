@@ -127,7 +127,7 @@ if mode == "hermes":
                       "threshold": agent.context_compressor.threshold_tokens}))
 else:
     from hermes_core import ContextHost
-    from hermes_core.tokens import estimate_tokens
+    from hermes_core._tokens import estimate_tokens
     host = ContextHost.from_config(os.path.join(home, "config.yaml"), env={"HERMES_HOME": home})
     host.update_model("test-model", 128000)
     host.start_session("parity")

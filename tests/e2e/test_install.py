@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from hermes_core.testing import engine_module_source
-from hermes_core.testing.rules import RULES
+from hermes_core.testing._rules import RULES
 
 pytestmark = pytest.mark.e2e
 

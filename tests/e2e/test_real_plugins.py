@@ -43,7 +43,7 @@ START, END = "<!-- compatibility:start -->", "<!-- compatibility:end -->"
 #: (``hermes``) or on hermes-context's host (``host``), and run one compression pass.
 PROBE = r"""
 import json, os, sys
-from hermes_core.testing.conversations import sample_conversation
+from hermes_core.testing._conversations import sample_conversation
 
 mode, home = sys.argv[1], sys.argv[2]
 conversation = sample_conversation(60)[1:]

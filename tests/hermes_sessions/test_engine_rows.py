@@ -17,11 +17,11 @@ import pytest
 from hermes_engine_lcm import LCMEngine
 
 from hermes_compressor import CompressorEngine
+from hermes_core._tokens import estimate_tokens
 from hermes_core.cli import main
 from hermes_core.hermes_agent.sessions import list_sessions
-from hermes_core.hermes_agent.sessions.probes import find_probes
-from hermes_core.hermes_agent.sessions.transcript import rebuild
-from hermes_core.tokens import estimate_tokens
+from hermes_core.hermes_agent.sessions._probes import find_probes
+from hermes_core.hermes_agent.sessions._transcript import rebuild
 from tests.attacks.test_config_cli import run
 from tests.hermes_sessions.test_store import SCHEMA
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hermes_core.hermes_agent.sessions.probes import MAX_PROBES, Probe, find_probes
+from hermes_core.hermes_agent.sessions._probes import MAX_PROBES, Probe, find_probes
 
 
 def chat(count: int, said: dict[int, str]) -> list[dict[str, Any]]:

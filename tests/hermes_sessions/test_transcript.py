@@ -9,8 +9,8 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from hermes_core.hermes_agent.sessions.summaries import is_summary
-from hermes_core.hermes_agent.sessions.transcript import rebuild
+from hermes_core.hermes_agent.sessions._summaries import is_summary
+from hermes_core.hermes_agent.sessions._transcript import rebuild
 
 SUMMARY_019 = (
     "[PRIOR CONTEXT — for reference only; not a new message]\n{turn}\n\n"

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from hermes_engine_lcm import LCMEngine
 
-from hermes_core.testing.conversations import sample_conversation
+from hermes_core.testing._conversations import sample_conversation
 from tests.lcm.sql import sql
 
 

@@ -15,9 +15,9 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
 from hermes_core import validate_messages
+from hermes_core._tokens import estimate_tokens
 from hermes_core.llm import AuxiliaryLLMConfig, ChatClient
-from hermes_core.testing.conversations import sample_conversation
-from hermes_core.tokens import estimate_tokens
+from hermes_core.testing._conversations import sample_conversation
 from tests.lcm.sql import active, sql
 
 
@@ -210,7 +210,7 @@ def test_an_llm_answering_401_is_asked_once_then_left_alone_for_its_cooldown(
 
 
 def test_lcm_never_returns_more_than_it_was_given(make_lcm: Callable[..., LCMEngine]) -> None:
-    from hermes_core.tokens import estimate_tokens
+    from hermes_core._tokens import estimate_tokens
 
     engine = make_lcm(context_length=6_000)
     history = sample_conversation(30)

@@ -17,14 +17,14 @@ from typing import Any
 import pytest
 from hermes_engine_lcm import LCMEngine
 
-from hermes_core.testing.conversations import agent_turn, sample_conversation
+from hermes_core.testing._conversations import agent_turn, sample_conversation
 from tests.lcm.sql import check_consistent, sql
 
 CHILD = r"""
 import sys, time
 from hermes_engine_lcm import LCMEngine
 sys.path.insert(0, sys.argv[2])
-from hermes_core.testing.conversations import sample_conversation
+from hermes_core.testing._conversations import sample_conversation
 
 class SlowLLM:
     def complete(self, messages, max_tokens=None):

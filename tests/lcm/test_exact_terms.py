@@ -14,8 +14,8 @@ from hermes_engine_lcm.exact import EXACT_TERMS, exact_terms
 from hermes_engine_lcm.growing import is_recall
 from hermes_engine_lcm.relevance.models import bundled_model
 
+from hermes_core._tokens import estimate_tokens
 from hermes_core.cli import main
-from hermes_core.tokens import estimate_tokens
 
 TOPICS = ("nightly backup", "login flow", "billing export", "search index")
 PATH = "/srv/reports/q3_final.md"

@@ -14,7 +14,7 @@ from hermes_engine_lcm.growing import HEADROOM, Built, grown, is_recall, new_sin
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hermes_core.tokens import estimate_tokens
+from hermes_core._tokens import estimate_tokens
 
 BUDGET = 3_000
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from hermes_engine_lcm import LCMEngine
 
-from hermes_core.testing.conversations import agent_turn, sample_conversation
+from hermes_core.testing._conversations import agent_turn, sample_conversation
 from tests.lcm.sql import sql, stored
 
 

@@ -14,7 +14,7 @@ from hermes_engine_lcm import LCMEngine
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hermes_core.testing.conversations import sample_conversation
+from hermes_core.testing._conversations import sample_conversation
 from tests.lcm.sql import stored
 
 

@@ -9,9 +9,9 @@ from typing import Any
 
 from hermes_engine_lcm import LCMEngine
 
+from hermes_core._tokens import estimate_tokens
 from hermes_core.llm import AuxiliaryLLMConfig, ChatClient
-from hermes_core.testing.conversations import sample_conversation
-from hermes_core.tokens import estimate_tokens
+from hermes_core.testing._conversations import sample_conversation
 from tests.servers import ChatServer
 
 FACT = "The deploy key lives in vault path secret/ci/deploy, rotated on Mondays."

@@ -20,7 +20,7 @@ from hermes_engine_lcm.store.postgres.schema import MIGRATIONS
 from hermes_engine_lcm.testing import PostgresServer
 
 from hermes_core.testing import EventCapture
-from hermes_core.testing.conversations import agent_turn, sample_conversation
+from hermes_core.testing._conversations import agent_turn, sample_conversation
 from tests.lcm.sql import check_consistent, sql, stored
 
 

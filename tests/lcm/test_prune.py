@@ -12,7 +12,7 @@ from hermes_engine_lcm import LCMEngine
 from hermes_engine_lcm.pruning import STUB_PREFIX
 
 from hermes_core import ContextHost
-from hermes_core.testing.conversations import assistant_calls, tool_call, tool_result, user
+from hermes_core.testing._conversations import assistant_calls, tool_call, tool_result, user
 
 PRUNING = {"proactive_prune_tokens": 5_000, "proactive_prune_min_result_chars": 4_000}
 

@@ -13,8 +13,8 @@ from hermes_engine_lcm.render import SUMMARY_PREFIX
 from hermes_engine_lcm.selection import RANKED_CANDIDATES, RECENT_CANDIDATES
 
 from hermes_core import validate_messages
-from hermes_core.testing.conversations import sample_conversation
-from hermes_core.tokens import estimate_tokens
+from hermes_core._tokens import estimate_tokens
+from hermes_core.testing._conversations import sample_conversation
 from tests.lcm.requests import select
 
 

@@ -7,8 +7,8 @@ from collections.abc import Callable
 
 from hermes_engine_lcm import LCMEngine
 
-from hermes_core.testing.conversations import coding_session
-from hermes_core.tokens import estimate_tokens
+from hermes_core._tokens import estimate_tokens
+from hermes_core.testing._conversations import coding_session
 
 
 def test_the_size_of_its_own_request_does_not_start_a_pass(

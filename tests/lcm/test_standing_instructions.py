@@ -9,8 +9,8 @@ from typing import Any
 from hermes_engine_lcm import LCMEngine
 
 from hermes_core import StandingInstructions, validate_messages
-from hermes_core.testing.conversations import agent_turn, sample_conversation
-from hermes_core.tokens import estimate_tokens
+from hermes_core._tokens import estimate_tokens
+from hermes_core.testing._conversations import agent_turn, sample_conversation
 from tests.lcm.requests import select
 
 RULE = "Never write my phone number into a file."

@@ -14,7 +14,7 @@ from hermes_engine_lcm import LCMEngine
 from hermes_engine_lcm.render import is_lcm_summary
 
 from hermes_core.testing import EventCapture
-from hermes_core.testing.conversations import agent_turn, sample_conversation
+from hermes_core.testing._conversations import agent_turn, sample_conversation
 from tests.lcm.sql import sql, stored
 
 

@@ -11,7 +11,7 @@ from hermes_engine_lcm import LCMEngine
 from hermes_engine_lcm.testing import PostgresServer
 
 from hermes_core.cli import main
-from hermes_core.testing.conversations import agent_turn, sample_conversation
+from hermes_core.testing._conversations import agent_turn, sample_conversation
 from tests.lcm.sql import active, check_consistent, sql, stored
 
 SESSIONS = {

@@ -14,22 +14,22 @@ from rich.progress import Progress
 from rich.table import Table
 from rich.text import Text
 
-from hermes_core.cli.common import USE_CONFIG_HELP, engine_config, load, not_installed
-from hermes_core.cli.output import cell, emit_json, fail, out, say
-from hermes_core.cli.replay.chart import (
+from hermes_core._discovery import discover
+from hermes_core._errors import HermesError
+from hermes_core._tokens import estimate_tokens
+from hermes_core.cli._common import USE_CONFIG_HELP, engine_config, load, not_installed
+from hermes_core.cli._output import cell, emit_json, fail, out, say
+from hermes_core.cli._sessions import HERMES_HOME_HELP, SAMPLE_HELP, store_home
+from hermes_core.cli.replay._chart import (
     PlotUnavailableError,
     chart_for_terminal,
     image_target_problem,
     write_image,
 )
-from hermes_core.cli.replay.hermes import replay_hermes
-from hermes_core.cli.replay.simulation import ReplayReport, replay
-from hermes_core.cli.sessions import HERMES_HOME_HELP, SAMPLE_HELP, store_home
-from hermes_core.discovery import discover
-from hermes_core.errors import HermesError
+from hermes_core.cli.replay._hermes import replay_hermes
+from hermes_core.cli.replay._simulation import ReplayReport, replay
 from hermes_core.host import ContextHost
-from hermes_core.testing.conversations import coding_session
-from hermes_core.tokens import estimate_tokens
+from hermes_core.testing._conversations import coding_session
 
 __all__ = ["command"]
 

@@ -14,12 +14,12 @@ from urllib.parse import urlsplit
 
 import click
 
+from hermes_core._names import ENGINE_NAME_RULE, is_valid_engine_name
 from hermes_core._version import __version__
-from hermes_core.cli.common import discover
-from hermes_core.cli.output import fail, out
-from hermes_core.cli.scaffold.licenses import LICENSES
-from hermes_core.cli.scaffold.templates import FILES
-from hermes_core.names import ENGINE_NAME_RULE, is_valid_engine_name
+from hermes_core.cli._common import discover
+from hermes_core.cli._output import fail, out
+from hermes_core.cli.scaffold._licenses import LICENSES
+from hermes_core.cli.scaffold._templates import FILES
 
 __all__ = ["Author", "command", "render_project"]
 
@@ -94,7 +94,7 @@ def render_project(
 
     ``url`` defaults to ``https://github.com/OWNER/<dist>``, to be edited (ValueError for
     one that is not a plain http(s) URL, see :func:`checked_url`);
-    ``license_id`` is one of :data:`~hermes_core.cli.scaffold.licenses.LICENSES`.
+    ``license_id`` is one of :data:`~hermes_core.cli.scaffold._licenses.LICENSES`.
     """
     values = _names(name)
     project = root / values["dist"]

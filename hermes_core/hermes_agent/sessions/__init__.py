@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from hermes_core.hermes_agent.sessions.store import (
+from hermes_core.hermes_agent.sessions._store import (
     HermesSession,
     SessionStoreError,
     list_sessions,
     session_rows,
 )
-from hermes_core.hermes_agent.sessions.transcript import Transcript, rebuild
+from hermes_core.hermes_agent.sessions._transcript import Transcript, rebuild
 
 __all__ = [
     "HermesSession",

@@ -15,19 +15,19 @@ Without the extra, importing this module raises
 :class:`~hermes_core.integrations.MissingExtraError`, naming the pip line.
 """
 
-from hermes_core.integrations.extras import require
+from hermes_core.integrations._extras import require
 
 require("openai_agents", "openai-agents", "agents")
 
-from hermes_core.integrations.openai_agents.input_filter import (  # noqa: E402
+from hermes_core.integrations.openai_agents._input_filter import (  # noqa: E402
     ContextEngineInputFilter,
 )
-from hermes_core.integrations.openai_agents.items import ItemMap, to_messages  # noqa: E402
-from hermes_core.integrations.openai_agents.session import (  # noqa: E402
+from hermes_core.integrations.openai_agents._items import ItemMap, to_messages  # noqa: E402
+from hermes_core.integrations.openai_agents._session import (  # noqa: E402
     ContextEngineRunHooks,
     ContextEngineSession,
 )
-from hermes_core.integrations.openai_agents.tools import engine_function_tools  # noqa: E402
+from hermes_core.integrations.openai_agents._tools import engine_function_tools  # noqa: E402
 
 __all__ = [
     "ContextEngineInputFilter",

@@ -12,7 +12,7 @@ docstrings promise, not copied.
   routes by the host's auxiliary LLM, so a pinned route changes no call here.
 - :func:`elide` and :func:`elide_middle`: text cut to a length, a marker saying how much
   of how much was left out.
-- :func:`redact_sensitive_text`: :func:`hermes_core.redaction.redact`, whatever flags.
+- :func:`redact_sensitive_text`: :func:`hermes_core._redaction.redact`, whatever flags.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
-from hermes_core.messages.provenance import engine_written
-from hermes_core.redaction import redact
+from hermes_core._redaction import redact
+from hermes_core.messages._provenance import engine_written
 
 __all__ = [
     "COMPRESSED_SUMMARY_METADATA_KEY",

@@ -26,14 +26,14 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from hermes_core.containment import PluginTimeout, call_with_limit
-from hermes_core.engine import ContextEngine
-from hermes_core.errors import NeedsHermesAgent
+from hermes_core._containment import PluginTimeout, call_with_limit
+from hermes_core._engine import ContextEngine
+from hermes_core._errors import NeedsHermesAgent
 from hermes_core.llm import LLM
+from hermes_core.sources._packages import import_package, package_name
 from hermes_core.sources.hermes_plugins import _shims as shims
 from hermes_core.sources.hermes_plugins._plugin_context import HermesPluginContext
 from hermes_core.sources.hermes_plugins._wrapped_engine import HermesPluginEngine
-from hermes_core.sources.packages import import_package, package_name
 
 __all__ = ["NeedsHermesAgent", "hermes_module_missing", "load_engine_folder"]
 

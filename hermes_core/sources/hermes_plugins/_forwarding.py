@@ -4,7 +4,7 @@ an engine, for each hook none of them spells out.
 Three classes carry Hermes' hooks: the stand-in for Hermes' base class
 (:mod:`~hermes_core.sources.hermes_plugins._hermes_abc`), our wrapper around a Hermes
 engine (:mod:`~hermes_core.sources.hermes_plugins._wrapped_engine`) and the adapter
-that runs our host inside Hermes (:mod:`hermes_core.hermes_agent.adapter`).
+that runs our host inside Hermes (:mod:`hermes_core.hermes_agent._adapter`).
 Each spells out the hooks whose calls need adapting; :func:`add_forwarding`
 gives it the rest, read from the hooks' declarations (``hermes_base``), so a
 hook Hermes' base class gains needs no edit here.

@@ -16,11 +16,11 @@ import json
 from abc import ABC, abstractmethod
 from typing import Any
 
-from hermes_core.engine import ContextEngine
+from hermes_core._engine import ContextEngine
+from hermes_core._redaction import redact
+from hermes_core._thresholds import resolve_model_threshold
 from hermes_core.hooks._types import Messages, ToolSchema
-from hermes_core.redaction import redact
 from hermes_core.sources.hermes_plugins._forwarding import add_forwarding
-from hermes_core.thresholds import resolve_model_threshold
 
 __all__ = [
     "MEMORY_CONTEXT_MAX_CHARS",

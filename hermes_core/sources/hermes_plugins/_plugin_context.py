@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from hermes_core.log import logger
+from hermes_core._log import logger
 
 __all__ = ["HermesPluginContext"]
 
@@ -22,7 +22,7 @@ __all__ = ["HermesPluginContext"]
 def _is_an_engine(engine: Any) -> bool:
     """Whether ``engine`` inherits from a context engine class: Hermes Agent's, as the
     plugin imported it (Hermes' own or the stand-in), or hermes-context's."""
-    from hermes_core.engine import ContextEngine
+    from hermes_core._engine import ContextEngine
     from hermes_core.sources.hermes_plugins._hermes_abc import HermesContextEngine
 
     hermes = sys.modules.get("agent.context_engine")

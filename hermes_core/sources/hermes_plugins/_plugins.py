@@ -26,25 +26,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from hermes_core.config.yaml_source import YamlSyntaxError, parse_yaml
-from hermes_core.containment import PluginTimeout, call_with_limit, reraise_user_interrupt
-from hermes_core.engine import ContextEngine
-from hermes_core.errors import NotAnEngine
+from hermes_core._containment import PluginTimeout, call_with_limit, reraise_user_interrupt
+from hermes_core._engine import ContextEngine
+from hermes_core._errors import NotAnEngine
+from hermes_core._log import logger
+from hermes_core._names import is_valid_engine_name
+from hermes_core.config._yaml_source import YamlSyntaxError, parse_yaml
 from hermes_core.llm import LLM
-from hermes_core.log import logger
-from hermes_core.names import is_valid_engine_name
-from hermes_core.registry.records import EngineRecord, EngineSource, EngineStatus
-from hermes_core.sources.entry_points import DeclaredEntryPoint, InstalledEntryPoints
+from hermes_core.registry._records import EngineRecord, EngineSource, EngineStatus
+from hermes_core.sources._entry_points import DeclaredEntryPoint, InstalledEntryPoints
+from hermes_core.sources._manifests import manifest_gate
+from hermes_core.sources._packages import import_package, package_name
 from hermes_core.sources.hermes_plugins import _shims as shims
 from hermes_core.sources.hermes_plugins._engine_folders import INSTALL_HERMES, hermes_module_missing
 from hermes_core.sources.hermes_plugins._plugin_context import HermesPluginContext
 from hermes_core.sources.hermes_plugins._tail_rules import release_for
 from hermes_core.sources.hermes_plugins._wrapped_engine import HermesPluginEngine
-from hermes_core.sources.manifests import manifest_gate
-from hermes_core.sources.packages import import_package, package_name
 
 if TYPE_CHECKING:
-    from hermes_core.sources.source import DiscoveryContext
+    from hermes_core.sources._source import DiscoveryContext
 
 __all__ = ["HermesPlugin", "HermesPluginSource", "find_hermes_plugins", "hermes_plugin_records"]
 

@@ -39,7 +39,7 @@ from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any
 
-from hermes_core.config.home import hermes_home
+from hermes_core.config._home import hermes_home
 from hermes_core.llm import LLM, AuxiliaryLLMConfig
 from hermes_core.sources.hermes_plugins import _compressor_helpers as helpers
 from hermes_core.sources.hermes_plugins._compressor_stand_in import (
@@ -236,7 +236,7 @@ def call_llm(
             "run the plugin in Hermes Agent for those"
         )
     if base_url and model:
-        from hermes_core.llm.client import ChatClient  # httpx loads on first use only
+        from hermes_core.llm._client import ChatClient  # httpx loads on first use only
 
         settings = AuxiliaryLLMConfig(
             base_url=base_url.rstrip("/"),

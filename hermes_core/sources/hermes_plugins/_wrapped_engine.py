@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from hermes_core.engine import ContextEngine
+from hermes_core._engine import ContextEngine
 from hermes_core.hooks._record import Hook
 from hermes_core.hooks._signatures import accepted_keywords
 from hermes_core.hooks._types import Messages, ToolSchema
