@@ -56,3 +56,15 @@ def test_an_old_path_warns_and_is_the_module_itself(old: str) -> None:
 def test_every_moved_module_exists_under_its_new_name() -> None:
     missing = [new for new in MOVED.values() if importlib.util.find_spec(new) is None]
     assert missing == []
+
+
+def test_no_module_of_either_distribution_is_over_500_lines() -> None:
+    """One idea per module (docs STYLE): past 500 lines a module holds two."""
+    roots = [ROOT, ROOT.parent / "hermes_compressor", ROOT.parent / "hermes_lcm_example"]
+    long = {
+        path.relative_to(ROOT.parent).as_posix(): count
+        for root in roots
+        for path in root.rglob("*.py")
+        if (count := len(path.read_text(encoding="utf-8").splitlines())) > 500
+    }
+    assert long == {}

@@ -300,7 +300,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "LCM keeps the selections of every session",
-        "hermes_lcm_example/hermes_engine_lcm/engine.py",
+        "hermes_lcm_example/hermes_engine_lcm/requests.py",
         "    while len(cache) > KEPT_SELECTIONS:",
         "    while False:",
         LCM_SQLITE,

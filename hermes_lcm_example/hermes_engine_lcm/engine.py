@@ -24,44 +24,30 @@ from hermes_core import (
     StandingInstructions,
     ToolSchema,
     Usage,
-    copy_messages,
-    estimate_message_tokens,
     estimate_tokens,
     get_logger,
     role_of,
-    text_of,
 )
 from hermes_core import hermes_home as default_home
 from hermes_engine_lcm import tools
 from hermes_engine_lcm.compaction import compact, prepare_leaves
-from hermes_engine_lcm.exact import first, holding
-from hermes_engine_lcm.growing import (
-    HEADROOM,
-    RECALLED,
-    Built,
-    grown,
-    is_recall,
-    new_since,
-    recall_note,
-)
-from hermes_engine_lcm.growing import key as growing_key
+from hermes_engine_lcm.own import is_lcm_own
 from hermes_engine_lcm.prepared import SummaryCache
-from hermes_engine_lcm.pruning import is_lcm_stub, movable, stub
+from hermes_engine_lcm.pruning import movable, stub_stored
 from hermes_engine_lcm.relevance.models import choose_model, usable_encoder
-from hermes_engine_lcm.relevance.progress import EmbeddingProgress
+from hermes_engine_lcm.relevance.progress import embeddings_status
 from hermes_engine_lcm.relevance.ranking import HybridRelevance, KeywordRelevance, Relevance
-from hermes_engine_lcm.render import SUMMARY_PREFIX, is_lcm_summary
-from hermes_engine_lcm.selection import Shares, active_messages, build_request
+from hermes_engine_lcm.render import SUMMARY_PREFIX
+from hermes_engine_lcm.requests import Ask, Requests, keep, query_of, turn_in_progress
+from hermes_engine_lcm.selection import Shares, active_messages
 from hermes_engine_lcm.settings import RULES, LCMSettings, embedding_setting
 from hermes_engine_lcm.store.cache import MessageCache
-from hermes_engine_lcm.store.embeddings import vector_count
 from hermes_engine_lcm.store.keys import UNNAMED_SESSION, session_key
-from hermes_engine_lcm.store.messages import OVERLAP, fingerprint, ingest, remember_handed
+from hermes_engine_lcm.store.messages import ingest, remember_handed
 from hermes_engine_lcm.store.nodes import active_items
 from hermes_engine_lcm.store.open import open_store
 from hermes_engine_lcm.store.records import (
     clear_active_context,
-    latest_by_fingerprint,
     open_session,
     session_counts,
 )
@@ -74,47 +60,8 @@ logger = get_logger("hermes_core.engines.lcm")
 TARGET_SHARE = 0.5
 #: A summary is at most this share of the threshold, so summaries scale with the window.
 SUMMARY_SHARE_OF_THRESHOLD = 0.2
-#: Sessions whose last request is kept for a repeated ask.
-KEPT_SELECTIONS = 64
-#: The ranked originals a grown request's new ask looks through for what it lacks.
-RANKED_FOR_NOTE = 16
 #: Seconds kept free before the host's deadline, so a pass never commits after it.
 DEADLINE_MARGIN = 0.25
-
-
-def _keep(cache: OrderedDict[str, Any], sid: str, value: Any) -> None:
-    """``value`` for session ``sid``, the most recent; past :data:`KEPT_SELECTIONS`
-    sessions, the least recently used is forgotten (the caller holds the engine's lock)."""
-    cache[sid] = value
-    cache.move_to_end(sid)
-    while len(cache) > KEPT_SELECTIONS:
-        cache.popitem(last=False)
-
-
-def _turn_in_progress(history: list[Any], incoming: Any) -> bool:
-    """Whether ``history`` already holds ``incoming`` as the user message of a turn still in
-    progress: its last user message, followed by nothing but tool calls and their results
-    (Hermes 0.22 passes the turn's user message as ``incoming_message`` at every call of a
-    tool loop; appended again, it would end the request and the model would ask again)."""
-    for message in reversed(history):
-        role = role_of(message)
-        if role == "user":
-            return bool(message == incoming)
-        if role == "tool" or (role == "assistant" and message.get("tool_calls")):
-            continue
-        return False
-    return False
-
-
-def _lcm_own(message: Any) -> bool:
-    """Whether ``message`` is LCM's own text (a summary, a stub, a note of recalled
-    originals), never stored as a message."""
-    return (
-        is_lcm_summary(message)
-        or is_lcm_stub(message)
-        or is_recall(message)
-        or StandingInstructions.is_block(message)
-    )
 
 
 class LCMEngine(ContextEngine):
@@ -158,22 +105,27 @@ class LCMEngine(ContextEngine):
         self._session = UNNAMED_SESSION  # until on_session_start: no string id names it
         self._lock = threading.Lock()
         self._tail_exceeds: dict[str, bool] = {}
-        #: The last request built per session, for a repeated ask (retries); the most recently
-        #: used :data:`KEPT_SELECTIONS` sessions only, so idle sessions cost no memory.
-        self._selections: OrderedDict[str, tuple[Any, Messages]] = OrderedDict()
         #: Per session, the tokens of the history the agent held at the request LCM built
         #: this turn: that request fills the budget from the store, and its size says
         #: nothing of whether the agent's own context needs folding. Cleared when the turn
         #: completes (a host that never asks for requests decides by usage alone).
         self._held: OrderedDict[str, int] = OrderedDict()
-        #: Per session, the last request built and what it was made from: the next request
-        #: grows from it (:mod:`.growing`).
-        self._built: OrderedDict[str, Built] = OrderedDict()
         self._messages = MessageCache()  # stored messages never change: read each once
+        #: The requests built for each session, and what the next grows from.
+        self.requests = Requests(
+            self.database,
+            self._messages,
+            Shares(
+                tail=self.settings.request_tail_share,
+                summaries=self.settings.summary_share,
+                tail_messages=self.settings.fresh_tail_messages,
+            ),
+            self.settings.grow_requests,
+        )
         self.relevance: Relevance = KeywordRelevance()
         self._embedder: Any = None
         #: The user's standing instructions per session, carried in every request.
-        self.standing = SessionInstructions(skip=_lcm_own)
+        self.standing = SessionInstructions(skip=is_lcm_own)
         #: Which model ranks by meaning (None: keywords only), and why, for the status.
         # models are read, never written: a check's throwaway home finds the user's
         models_home = hermes_config.user_home if hermes_config is not None else None
@@ -227,12 +179,10 @@ class LCMEngine(ContextEngine):
             return []
         self.standing.observe(session_id, messages)
         with self.database.write(session_id) as db:
-            ids = ingest(db, session_id, messages, skip=_lcm_own, fts=self.database.fts)
+            ids = ingest(db, session_id, messages, skip=is_lcm_own, fts=self.database.fts)
         if ids and self._embedder is not None:
             self._embedder.wake()
         return ids
-
-    # ------------------------------------------------------------------ decisions
 
     def update_from_response(self, usage: dict[str, Any]) -> None:
         self.last_prompt_tokens = int(usage.get("prompt_tokens", 0))
@@ -254,8 +204,6 @@ class LCMEngine(ContextEngine):
             return False, "request_assembled_by_lcm"
         return True, None
 
-    # ------------------------------------------------------------------ compaction
-
     def compress(
         self,
         messages: Messages,
@@ -275,9 +223,7 @@ class LCMEngine(ContextEngine):
         """
         sid = self._sid(session_id)
         self._ingest(sid, messages)
-        own_deadline = time.monotonic() + self.settings.deadline_seconds
-        if deadline is not None:
-            own_deadline = min(own_deadline, deadline - DEADLINE_MARGIN)
+        own_deadline = self._deadline(deadline)
         target = int(self.threshold_tokens * TARGET_SHARE)
         tail_tokens = int(self.threshold_tokens * self.settings.fresh_tail_share) or None
         manual = force or bool(focus_topic)
@@ -317,6 +263,11 @@ class LCMEngine(ContextEngine):
             remember_handed(db, sid, active)
         return active
 
+    def _deadline(self, host_deadline: float | None) -> float:
+        """When a pass must be done: the engine's own bound, and before the host's."""
+        own = time.monotonic() + self.settings.deadline_seconds
+        return own if host_deadline is None else min(own, host_deadline - DEADLINE_MARGIN)
+
     def _summary_tokens(self) -> int:
         return max(32, int(self.threshold_tokens * SUMMARY_SHARE_OF_THRESHOLD))
 
@@ -347,9 +298,7 @@ class LCMEngine(ContextEngine):
         made = 0
         try:
             self._ingest(sid, messages)
-            own_deadline = time.monotonic() + self.settings.deadline_seconds
-            if deadline is not None:
-                own_deadline = min(own_deadline, deadline - DEADLINE_MARGIN)
+            own_deadline = self._deadline(deadline)
             made = prepare_leaves(
                 self.database,
                 sid,
@@ -398,27 +347,15 @@ class LCMEngine(ContextEngine):
         before = estimate_tokens(messages)
         if not self.prune_gate.grown_back(before, sid):
             return messages, 0
-        tail = max(0, len(messages) - self.settings.fresh_tail_messages)
-        wanted = [i for i in range(tail) if movable(messages[i], self.prune_gate.min_result_chars)]
+        gate, tail = self.prune_gate, max(0, len(messages) - self.settings.fresh_tail_messages)
+        wanted = [i for i in range(tail) if movable(messages[i], gate.min_result_chars)]
         if not wanted:
             return messages, 0
         self._ingest(sid, messages)
-        out = list(messages)
         with self.database.write(sid) as db:
-            stored = latest_by_fingerprint(db, sid, len(messages) + OVERLAP)
-            for i in wanted:
-                message_id = stored.get(fingerprint(messages[i]))
-                if message_id is not None:
-                    out[i] = stub(messages[i], message_id)
-            moved = [i for i in wanted if out[i] is not messages[i]]
-            freed = sum(
-                estimate_message_tokens(messages[i]) - estimate_message_tokens(out[i])
-                for i in moved
+            return stub_stored(
+                db, sid, messages, wanted, lambda freed: gate.commit(before, before - freed, sid)
             )
-            if not moved or not self.prune_gate.commit(before, before - freed, sid):
-                return messages, 0
-            remember_handed(db, sid, out)  # the host's list from now on: stubs, not results
-        return out, len(moved)
 
     def clone_for_agent(self) -> LCMEngine:
         """A new engine over the same store, for another agent: its own connections,
@@ -427,8 +364,6 @@ class LCMEngine(ContextEngine):
         config, hermes_home, llm, hermes_config, clock = self._made_with
         twin = LCMEngine(config, hermes_home, llm, hermes_config, clock=clock)
         return self.copy_model_figures(twin)
-
-    # ------------------------------------------------------------------ per request
 
     def select_context(
         self,
@@ -444,99 +379,22 @@ class LCMEngine(ContextEngine):
         history = list(
             conversation_messages if conversation_messages is not None else request_messages
         )
-        if incoming_message is not None and not _turn_in_progress(history, incoming_message):
+        if incoming_message is not None and not turn_in_progress(history, incoming_message):
             history.append(incoming_message)
         stored = self._ingest(sid, history)
         # by meaning, only what was stored before this request's own messages: their vectors
         # race the worker, and the same ask must get the same request
         relevance = self.relevance.stored_until(min(stored) - 1 if stored else None)
         with self._lock:
-            _keep(self._held, sid, estimate_tokens(history))
-        query = text_of(incoming_message) if incoming_message is not None else ""
-        if not query.strip():  # a tool result came last: ask about the latest user message
-            query = next((text_of(m) for m in reversed(history) if role_of(m) == "user"), "")
+            keep(self._held, sid, estimate_tokens(history))
+        query = query_of(history, incoming_message)
         budget = budget_tokens or self.context_length
         if budget <= 0:
             return None
         block = self.standing.of(sid).carried(budget).message
-        with self._lock:
-            built = self._built.get(sid) if self.settings.grow_requests else None
-        new = new_since(built, history, str(block), self.compression_count)
-        if built is not None and new is not None:
-            asked = bool(new) and incoming_message is not None and role_of(new[-1]) == "user"
-            note = self._recalled(sid, query, built, new, relevance, budget) if asked else None
-            request = grown(built, new, budget, note)
-            if request is not None:  # the last request and what is new: the same prefix
-                self._remember(sid, request, history, block)
-                return copy_messages(request)
-        if built is not None:  # built anew: leave the turns after it room to grow into
-            budget = int(budget * (1 - HEADROOM))
-        budget -= estimate_tokens([block]) if block is not None else 0
-        shares = Shares(
-            tail=self.settings.request_tail_share,
-            summaries=self.settings.summary_share,
-            tail_messages=self.settings.fresh_tail_messages,
-        )
-        with self.database.read() as db:
-            items = active_items(db, sid)
-            key = (tuple((i.position, i.ref_id) for i in items), query, budget, str(block))
-            cached = self._selections.get(sid)
-            if cached is not None and cached[0] == key:
-                return copy_messages(cached[1])  # the agent may edit what it gets in place
-            messages = build_request(
-                db, sid, items, query, budget, shares, self._messages, relevance,
-                self.database.fts,
-            )  # fmt: skip
-        if messages is None:
-            return None
-        messages = StandingInstructions.place(messages, block)
-        with self._lock:
-            _keep(self._selections, sid, (key, messages))
-        self._remember(sid, messages, history, block)
-        return copy_messages(messages)
-
-    def _recalled(
-        self,
-        sid: str,
-        query: str,
-        built: Built,
-        new: Messages,
-        relevance: Relevance,
-        budget: int,
-    ) -> Message | None:
-        """The note of the stored originals most relevant to ``query`` that ``built``'s
-        request with ``new`` appended would lack (:mod:`.growing`), those holding a term the
-        ask quotes word for word first (:mod:`.exact`): the best of them, then the others
-        while they fit ``budget`` (a best one that does not fit has the request built
-        anew); None when it lacks none."""
-        grown_by = [*built.request, *new]
-        present = {growing_key(m) for m in grown_by}
-        with self.database.read() as db:
-            quoted = holding(db, sid, query, self._messages, self.database.fts)
-            ranked = relevance.ranked(db, [sid], query, RANKED_FOR_NOTE)
-            order = first(quoted, ranked)
-            bodies = self._messages.bodies(db, order)
-        missing = [i for i in order if i in bodies and growing_key(bodies[i]) not in present]
-        room = budget - estimate_tokens(grown_by)
-        chosen: list[int] = []
-        for i in missing:
-            if len(chosen) == RECALLED:
-                break
-            note = recall_note((j, bodies[j]) for j in sorted([*chosen, i]))
-            if not chosen or (note is not None and estimate_tokens([note]) <= room):
-                chosen.append(i)
-        return recall_note((i, bodies[i]) for i in sorted(chosen))
-
-    def _remember(
-        self, sid: str, request: Messages, history: Messages, block: Message | None
-    ) -> None:
-        """Keep ``request`` as the session's last, for the next to grow from."""
-        built = Built(
-            request, len(history), history[-1] if history else None, str(block),
-            self.compression_count,
-        )  # fmt: skip
-        with self._lock:
-            _keep(self._built, sid, built)
+        asked = incoming_message is not None and role_of(history[-1]) == "user"  # not empty
+        ask = Ask(sid, history, query, asked, budget, block, self.compression_count, relevance)
+        return self.requests.request(ask)
 
     def on_turn_complete(
         self,
@@ -549,8 +407,6 @@ class LCMEngine(ContextEngine):
         self._ingest(sid, messages)
         with self._lock:  # the turn is over: the next decision waits for the next request
             self._held.pop(sid, None)
-
-    # ------------------------------------------------------------------ lifecycle
 
     def on_session_start(self, session_id: str, **kwargs: Any) -> None:
         """Resume the session's persisted state: ingestion goes on after its last stored message."""
@@ -570,9 +426,8 @@ class LCMEngine(ContextEngine):
         self.prune_gate.reset(sid)
         with self._lock:
             self._tail_exceeds.pop(sid, None)
-            self._selections.pop(sid, None)
             self._held.pop(sid, None)
-            self._built.pop(sid, None)
+        self.requests.forget(sid)
 
     def close(self) -> None:
         """Stop the embedding worker (what it had not embedded is embedded by the next engine)
@@ -593,8 +448,6 @@ class LCMEngine(ContextEngine):
         self.standing.forget(sid)  # a new conversation: the rules of the last one end
         self.summaries.forget(sid)
 
-    # ------------------------------------------------------------------ tools
-
     def get_tool_schemas(self) -> list[ToolSchema]:
         schemas: list[ToolSchema] = json.loads(json.dumps(tools.SCHEMAS))  # their own copy
         return schemas
@@ -611,29 +464,8 @@ class LCMEngine(ContextEngine):
         if isinstance(messages, list) and messages:
             self._ingest(sid, messages)  # the live conversation is searchable at once
         sessions = None if self.settings.cross_session_search else [sid]
-        if not isinstance(args, dict):
-            return tools.answer({"error": f"arguments of {name} must be a JSON object"})
-        if name == "lcm_instructions":
-            ledger = self.standing.of(sid)
-            return tools.answer(
-                {
-                    "instructions": [i.text for i in ledger.instructions],
-                    "left_out_for_room": ledger.dropped,
-                }
-            )
-        try:
-            with self.database.read() as db:
-                if name == "lcm_grep":
-                    return tools.answer(
-                        tools.grep(db, args, sessions, self.database.fts, self.relevance)
-                    )
-                if name == "lcm_describe":
-                    return tools.answer(tools.describe(db, args, sid, sessions))
-                if name == "lcm_expand":
-                    return tools.answer(tools.expand(db, args, sessions))
-        except tools.ToolError as exc:
-            return tools.answer({"error": f"{name}: {exc}"})
-        return tools.answer({"error": f"Unknown context engine tool: {name}"})
+        ledger = self.standing.of(sid)
+        return tools.dispatch(name, args, self.database, sid, sessions, self.relevance, ledger)
 
     def get_status(self) -> dict[str, Any]:
         status = super().get_status()
@@ -649,20 +481,11 @@ class LCMEngine(ContextEngine):
             llm_cooldown_seconds=self.cooldown.remaining(),
             summary_prefix=SUMMARY_PREFIX,
             standing_instructions=self.standing.of(self._session).shown(),
-            embeddings=self._embeddings_status(),
+            embeddings=embeddings_status(
+                self.database, self.embedding_model, self.embedding_choice, self._embedder
+            ),
             summary_prepared=self.summaries.state(self._session),
             prepared_summaries_used=self.summaries.hits,
             summaries_not_ready=self.summaries.misses,
         )
         return status
-
-    def _embeddings_status(self) -> dict[str, Any]:
-        """Relevance by meaning: which model and why (or why none); with one, the store's
-        messages and how many have their vectors, the backlog, the worker's rate and the
-        time it needs for the backlog at that rate (None until it has a rate)."""
-        shown: dict[str, Any] = {"model": self.embedding_model, "why": self.embedding_choice}
-        if self._embedder is None:
-            return shown
-        with self.database.read() as db:
-            stored, tried = vector_count(db, self._embedder.model)
-        return shown | EmbeddingProgress(stored, tried, self._embedder.rate()).as_dict()

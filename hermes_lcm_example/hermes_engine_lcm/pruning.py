@@ -8,9 +8,15 @@ text, like its summaries, so ingest never stores them as messages.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-__all__ = ["STUB_PREFIX", "is_lcm_stub", "movable", "stub"]
+from hermes_core import Messages, estimate_message_tokens
+from hermes_engine_lcm.store.messages import OVERLAP, fingerprint, remember_handed
+from hermes_engine_lcm.store.protocol import Connection
+from hermes_engine_lcm.store.records import latest_by_fingerprint
+
+__all__ = ["STUB_PREFIX", "is_lcm_stub", "movable", "stub", "stub_stored"]
 
 #: Every stub starts with this.
 STUB_PREFIX = "[LCM kept this tool result whole as "
@@ -43,3 +49,29 @@ def stub(message: dict[str, Any], message_id: int) -> dict[str, Any]:
         f'lcm_expand with id "M{message_id}" returns it] {first}'
     )
     return {**message, "content": text}
+
+
+def stub_stored(
+    db: Connection,
+    sid: str,
+    messages: Messages,
+    wanted: list[int],
+    commit: Callable[[int], bool],
+) -> tuple[Messages, int]:
+    """``messages`` with each result at ``wanted`` that session ``sid`` has stored made a
+    stub, and how many, when ``commit`` (given the tokens that frees) accepts; else
+    ``messages`` and 0. An accepted list is recorded as the one the host holds."""
+    out = list(messages)
+    stored = latest_by_fingerprint(db, sid, len(messages) + OVERLAP)
+    for i in wanted:
+        message_id = stored.get(fingerprint(messages[i]))
+        if message_id is not None:
+            out[i] = stub(messages[i], message_id)
+    moved = [i for i in wanted if out[i] is not messages[i]]
+    freed = sum(
+        estimate_message_tokens(messages[i]) - estimate_message_tokens(out[i]) for i in moved
+    )
+    if not moved or not commit(freed):
+        return messages, 0
+    remember_handed(db, sid, out)  # the host's list from now on: stubs, not results
+    return out, len(moved)

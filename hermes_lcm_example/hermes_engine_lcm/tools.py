@@ -31,7 +31,7 @@ from hermes_engine_lcm.store.records import (
 from hermes_engine_lcm.store.search import search
 from hermes_engine_lcm.store.search_rules import Hit
 
-__all__ = ["SCHEMAS", "ToolError", "describe", "expand", "grep"]
+__all__ = ["SCHEMAS", "ToolError", "answer", "describe", "dispatch", "expand", "grep"]
 
 MAX_QUERY_CHARS = 2_000
 
@@ -337,3 +337,33 @@ def page_of_message(
 
 def answer(result: dict[str, Any]) -> str:
     return json.dumps(result, ensure_ascii=False)
+
+
+def dispatch(
+    name: str,
+    args: Any,
+    database: Any,
+    sid: str,
+    sessions: list[str] | None,
+    relevance: Relevance,
+    ledger: Any,
+) -> str:
+    """The answer of LCM's tool ``name`` to ``args``, for session ``sid`` searching
+    ``sessions`` (None: every session), as the JSON text the model reads; a bad call is an
+    answer naming what is wrong, never an exception."""
+    if not isinstance(args, dict):
+        return answer({"error": f"arguments of {name} must be a JSON object"})
+    if name == "lcm_instructions":
+        shown = [i.text for i in ledger.instructions]
+        return answer({"instructions": shown, "left_out_for_room": ledger.dropped})
+    try:
+        with database.read() as db:
+            if name == "lcm_grep":
+                return answer(grep(db, args, sessions, database.fts, relevance))
+            if name == "lcm_describe":
+                return answer(describe(db, args, sid, sessions))
+            if name == "lcm_expand":
+                return answer(expand(db, args, sessions))
+    except ToolError as exc:
+        return answer({"error": f"{name}: {exc}"})
+    return answer({"error": f"Unknown context engine tool: {name}"})

@@ -149,9 +149,9 @@ def test_the_latest_selection_is_kept_for_the_latest_kept_selections_sessions_on
 ) -> None:
     """Each session's last request is kept to answer an unchanged one again; the sessions
     kept are bounded (here 3, through the constant), the least recently asked dropped."""
-    from hermes_engine_lcm import engine as engine_module
+    from hermes_engine_lcm import requests as requests_module
 
-    monkeypatch.setattr(engine_module, "KEPT_SELECTIONS", 3)
+    monkeypatch.setattr(requests_module, "KEPT_SELECTIONS", 3)
     engine = make_lcm()
     history = sample_conversation(10)
     for n in range(5):
@@ -164,7 +164,7 @@ def test_the_latest_selection_is_kept_for_the_latest_kept_selections_sessions_on
             budget_tokens=2_000,
             session_id=f"s{n}",
         )
-    assert list(engine._selections) == [engine._sid(f"s{n}") for n in (2, 3, 4)]
+    assert list(engine.requests._selections) == [engine._sid(f"s{n}") for n in (2, 3, 4)]
 
 
 def test_the_turns_around_a_relevant_one_come_before_unrelated_ones(

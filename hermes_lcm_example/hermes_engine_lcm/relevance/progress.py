@@ -11,7 +11,7 @@ from typing import Any
 from hermes_engine_lcm.relevance.views import label, view_texts
 from hermes_engine_lcm.store.embeddings import unembedded, vector_count
 
-__all__ = ["SAMPLE", "EmbeddingProgress", "progress"]
+__all__ = ["SAMPLE", "EmbeddingProgress", "embeddings_status", "progress"]
 
 #: Messages of the backlog encoded to measure the rate (a batch of the worker's).
 SAMPLE = 64
@@ -62,3 +62,18 @@ def progress(database: Any, encoder: Any, clock: Any = time.perf_counter) -> Emb
         encoder.encode(texts)
         rate = len(sample) / max(clock() - started, 1e-9)
     return EmbeddingProgress(stored, tried, rate)
+
+
+def embeddings_status(
+    database: Any, model: str | None, why: str | None, embedder: Any
+) -> dict[str, Any]:
+    """Relevance by meaning, for an engine's status: which ``model`` and ``why`` (or why
+    none); with a running ``embedder``, the store's messages and how many have their
+    vectors, the backlog, the worker's rate and the time it needs for the backlog at that
+    rate (None until it has a rate)."""
+    shown: dict[str, Any] = {"model": model, "why": why}
+    if embedder is None:
+        return shown
+    with database.read() as db:
+        stored, tried = vector_count(db, embedder.model)
+    return shown | EmbeddingProgress(stored, tried, embedder.rate()).as_dict()
