@@ -14,9 +14,7 @@ import re
 from collections.abc import Sequence
 
 from hermes_core import text_of
-from hermes_engine_lcm.store.cache import MessageCache
-from hermes_engine_lcm.store.protocol import Connection
-from hermes_engine_lcm.store.search import search
+from hermes_engine_lcm.store.view import ReadView
 
 __all__ = ["EXACT_TERMS", "exact_terms", "first", "holding"]
 
@@ -46,20 +44,13 @@ def exact_terms(query: str) -> list[str]:
     return list(found)[:EXACT_TERMS]
 
 
-def holding(
-    db: Connection,
-    session_id: str,
-    query: str,
-    cache: MessageCache,
-    fts: bool,
-) -> list[int]:
-    """Ids of ``session_id``'s stored messages holding an exact term of ``query`` word for
-    word (terms in the ask's order, each term's messages best ranked first)."""
+def holding(view: ReadView, query: str) -> list[int]:
+    """Ids of the viewed session's stored messages holding an exact term of ``query`` word
+    for word (terms in the ask's order, each term's messages best ranked first)."""
     ids: dict[int, None] = {}
     for term in exact_terms(query):
-        hits = search(db, "message", term, [session_id], PER_TERM, False, fts)
-        candidates = [h.id for h in hits]
-        bodies = cache.bodies(db, candidates)
+        candidates = [h.id for h in view.search(term, PER_TERM)]
+        bodies = view.bodies(candidates)
         for i in candidates:
             if i in bodies and term in text_of(bodies[i]):
                 ids.setdefault(i, None)

@@ -29,7 +29,7 @@ from hermes_engine_lcm.growing import key as growing_key
 from hermes_engine_lcm.relevance.ranking import Relevance
 from hermes_engine_lcm.selection import Shares, build_request
 from hermes_engine_lcm.store.cache import MessageCache
-from hermes_engine_lcm.store.nodes import active_items
+from hermes_engine_lcm.store.view import read_view
 
 __all__ = [
     "KEPT_SELECTIONS",
@@ -128,17 +128,14 @@ class Requests:
         if built is not None:  # built anew: leave the turns after it room to grow into
             budget = int(budget * (1 - HEADROOM))
         budget -= estimate_tokens([ask.block]) if ask.block is not None else 0
-        with self.database.read() as db:
-            items = active_items(db, ask.sid)
+        with read_view(self.database, ask.sid, self._cache) as view:
+            items = view.active()
             key = (tuple((i.position, i.ref_id) for i in items), ask.query, budget, str(ask.block))
             with self._lock:
                 cached = self._selections.get(ask.sid)
             if cached is not None and cached[0] == key:
                 return copy_messages(cached[1])  # the agent may edit what it gets in place
-            messages = build_request(
-                db, ask.sid, items, ask.query, budget, self._shares, self._cache, ask.relevance,
-                self.database.fts,
-            )  # fmt: skip
+            messages = build_request(view, items, ask.query, budget, self._shares, ask.relevance)
         if messages is None:
             return None
         messages = StandingInstructions.place(messages, ask.block)
@@ -161,11 +158,11 @@ class Requests:
         anew); None when it lacks none."""
         grown_by = [*built.request, *new]
         present = {growing_key(m) for m in grown_by}
-        with self.database.read() as db:
-            quoted = holding(db, ask.sid, ask.query, self._cache, self.database.fts)
-            ranked = ask.relevance.ranked(db, [ask.sid], ask.query, RANKED_FOR_NOTE)
+        with read_view(self.database, ask.sid, self._cache) as view:
+            quoted = holding(view, ask.query)
+            ranked = ask.relevance.ranked(view.db, [ask.sid], ask.query, RANKED_FOR_NOTE)
             order = first(quoted, ranked)
-            bodies = self._cache.bodies(db, order)
+            bodies = view.bodies(order)
         missing = [i for i in order if i in bodies and growing_key(bodies[i]) not in present]
         room = ask.budget - estimate_tokens(grown_by)
         chosen: list[int] = []

@@ -35,7 +35,6 @@ from hermes_engine_lcm.exact import holding
 from hermes_engine_lcm.neighbourhood import by_neighbourhood, reach_of
 from hermes_engine_lcm.relevance.ranking import KeywordRelevance, Relevance
 from hermes_engine_lcm.render import summary_message
-from hermes_engine_lcm.store.cache import MessageCache
 from hermes_engine_lcm.store.nodes import (
     Item,
     SummaryRow,
@@ -43,7 +42,8 @@ from hermes_engine_lcm.store.nodes import (
     load_summaries,
 )
 from hermes_engine_lcm.store.protocol import Connection
-from hermes_engine_lcm.store.records import MessageMeta, messages_at, recent_ids
+from hermes_engine_lcm.store.records import MessageMeta
+from hermes_engine_lcm.store.view import ReadView
 
 __all__ = ["Shares", "active_messages", "build_request"]
 
@@ -130,8 +130,7 @@ def _tail(messages: Sequence[MessageMeta], room: int, most: int) -> int:
 
 
 def _group(
-    db: Connection,
-    session_id: str,
+    view: ReadView,
     meta: MessageMeta,
     known: dict[int, MessageMeta],
     asked: set[int],
@@ -149,7 +148,7 @@ def _group(
         if seq not in asked:
             window = range(seq - NEIGHBOURS, seq + NEIGHBOURS + 1)
             asked.update(window)
-            known.update((m.seq, m) for m in messages_at(db, session_id, list(window)))
+            known.update((m.seq, m) for m in view.at(window))
         return known.get(seq)
 
     group = [meta]
@@ -170,44 +169,35 @@ def _group(
     return group
 
 
-def _read_at(
-    db: Connection, session_id: str, seqs: Iterable[int], id_at: dict[int, int], cache: MessageCache
-) -> None:
+def _read_at(view: ReadView, seqs: Iterable[int], id_at: dict[int, int]) -> None:
     """Add the messages at ``seqs`` that ``id_at`` (seq: id) does not hold yet, reading
-    them from the store into ``id_at`` and into ``cache`` (the packer then needs no second
-    read of them by id)."""
-    found = messages_at(db, session_id, [seq for seq in seqs if seq not in id_at])
-    cache.add_meta(found)
+    them from the store into ``id_at`` and into the view's cache (the packer then needs no
+    second read of them by id)."""
+    found = view.at(seq for seq in seqs if seq not in id_at)
     id_at.update((m.seq, m.id) for m in found)
 
 
-def _neighbours(
-    db: Connection, session_id: str, best: Sequence[int], cache: MessageCache, id_at: dict[int, int]
-) -> list[int]:
+def _neighbours(view: ReadView, best: Sequence[int], id_at: dict[int, int]) -> list[int]:
     """The messages right before and after each of ``best``, in ``best``'s order: a turn
     is understood with its neighbours (the question an answer replies to, the reply).
     ``id_at``: the session's messages by seq known so far (added to)."""
-    meta = cache.meta(db, best)
+    meta = view.meta(best)
     wanted = [(meta[i].seq + step) for i in best if i in meta for step in (-1, 1)]
-    _read_at(db, session_id, wanted, id_at, cache)
+    _read_at(view, wanted, id_at)
     return [id_at[seq] for seq in wanted if seq in id_at]
 
 
 def _with_neighbourhoods(
-    db: Connection,
-    session_id: str,
-    ranked: list[int],
-    cache: MessageCache,
-    known: Iterable[MessageMeta],
+    view: ReadView, ranked: list[int], known: Iterable[MessageMeta]
 ) -> tuple[list[int], dict[int, int]]:
     """``ranked`` fused with the order of the turns around each ranked message
     (:mod:`~hermes_engine_lcm.neighbourhood`); and the session's messages by seq it knows.
     ``known``: messages of the session read already (the active ones)."""
-    meta = cache.meta(db, ranked)
+    meta = view.meta(ranked)
     seq_of = {i: meta[i].seq for i in ranked[:NEIGHBOURHOOD_HITS] if i in meta}
     id_at = {m.seq: m.id for m in (*known, *meta.values())}
     # the active and the ranked messages near a hit are known already: read only the others
-    _read_at(db, session_id, reach_of(list(seq_of.values())), id_at, cache)
+    _read_at(view, reach_of(list(seq_of.values())), id_at)
     return by_neighbourhood(ranked, seq_of, id_at), id_at
 
 
@@ -238,19 +228,11 @@ class _Packer:
     fit: the candidates (ranked, their neighbours, the recent), and what is known of the
     session's messages around them, read ahead in batches."""
 
-    def __init__(
-        self,
-        db: Connection,
-        session_id: str,
-        frame: _Frame,
-        wanted: list[int],
-        cache: MessageCache,
-    ) -> None:
-        self._db = db
-        self._session_id = session_id
+    def __init__(self, view: ReadView, frame: _Frame, wanted: list[int]) -> None:
+        self._view = view
         self._tail_seq = frame.tail_seq
         self._wanted = wanted
-        self._pending = cache.meta(db, wanted)
+        self._pending = view.meta(wanted)
         self.known = {m.seq: m for m in self._pending.values()}
         self.known.update((m.seq, m) for m in frame.raw)
         self._asked = set(self.known)
@@ -272,7 +254,7 @@ class _Packer:
         window -= self._asked
         if window:
             self._asked.update(window)
-            found_rows = messages_at(self._db, self._session_id, sorted(window))
+            found_rows = self._view.at(sorted(window))
             self.known.update((m.seq, m) for m in found_rows)
 
     def _group_of(self, message_id: int) -> list[MessageMeta] | None:
@@ -283,7 +265,7 @@ class _Packer:
             return None
         if found.role == "system":
             return None
-        group = _group(self._db, self._session_id, found, self.known, self._asked)
+        group = _group(self._view, found, self.known, self._asked)
         return [g for g in group if g.id not in self.taken]
 
     def pack(self, room: int) -> int:
@@ -310,14 +292,7 @@ class _Packer:
 
 
 def _candidates(
-    db: Connection,
-    session_id: str,
-    frame: _Frame,
-    query: str,
-    budget: int,
-    cache: MessageCache,
-    relevance: Relevance,
-    fts: bool,
+    view: ReadView, frame: _Frame, query: str, budget: int, relevance: Relevance
 ) -> list[int]:
     """The originals worth sending, best first: those holding a term the query quotes word
     for word (:mod:`~hermes_engine_lcm.exact`), the most relevant with their neighbours,
@@ -326,12 +301,12 @@ def _candidates(
     raw = frame.raw
     average = max(1, sum(m.tokens for m in raw) // max(1, len(raw)))
     enough = 64 + 2 * (budget - frame.fixed) // average
-    ranked = relevance.ranked(db, [session_id], query, RANKED_CANDIDATES)
-    ranked, id_at = _with_neighbourhoods(db, session_id, ranked, cache, raw)
-    recent = recent_ids(db, session_id, frame.tail_seq, min(RECENT_CANDIDATES, enough))
+    ranked = relevance.ranked(view.db, [view.session_id], query, RANKED_CANDIDATES)
+    ranked, id_at = _with_neighbourhoods(view, ranked, raw)
+    recent = view.recent(frame.tail_seq, min(RECENT_CANDIDATES, enough))
     best = relevance.best
-    around = _neighbours(db, session_id, ranked[:best], cache, id_at)
-    quoted = holding(db, session_id, query, cache, fts)
+    around = _neighbours(view, ranked[:best], id_at)
+    quoted = holding(view, query)
     return list(dict.fromkeys([*quoted, *ranked[:best], *around, *ranked[best:], *recent]))
 
 
@@ -355,16 +330,15 @@ def _new_summaries(
 
 
 def _assembled(
-    db: Connection,
+    view: ReadView,
     frame: _Frame,
     picked: list[MessageMeta],
     chosen: list[SummaryRow],
     budget: int,
-    cache: MessageCache,
 ) -> list[dict[str, Any]]:
     """System prompt, summaries and picked originals in conversation order, then the tail."""
     head, tail = frame.head, frame.tail
-    bodies = cache.bodies(db, [m.id for m in (*head, *picked, *tail)])
+    bodies = view.bodies([m.id for m in (*head, *picked, *tail)])
     ordered: list[tuple[int, int, SummaryRow | dict[str, Any]]] = [
         (m.seq, 1, bodies[m.id]) for m in picked
     ]
@@ -379,41 +353,34 @@ def _assembled(
 
 
 def build_request(
-    db: Connection,
-    session_id: str,
+    view: ReadView,
     items: Sequence[Item],
     query: str,
     budget: int,
     shares: Shares,
-    cache: MessageCache | None = None,
     relevance: Relevance | None = None,
-    fts: bool = True,
 ) -> list[dict[str, Any]] | None:
-    """The request for ``query`` within ``budget`` tokens, or None when not even the system
-    prompt and the incoming turn fit (the host then keeps the agent's own request).
-    ``relevance`` ranks the stored originals (default: keywords); ``fts`` says whether a
-    SQLite store has its full-text indexes.
+    """The request for ``query`` within ``budget`` tokens, from the session ``view`` reads,
+    or None when not even the system prompt and the incoming turn fit (the host then keeps
+    the agent's own request). ``relevance`` ranks the stored originals (default: keywords).
 
-    With ``cache``, messages read for an earlier request are not read again; the request
-    then shares its messages with the cache, so the caller must copy it before handing it out.
+    What the view reads goes through its cache, so the request shares its messages with
+    the cache: the caller must copy it before handing it out.
     """
-    cache = cache or MessageCache()
-    meta = cache.meta(db, [i.ref_id for i in items if i.kind == "message"])
+    meta = view.meta([i.ref_id for i in items if i.kind == "message"])
     raw = [meta[i.ref_id] for i in items if i.kind == "message" and i.ref_id in meta]
     frame = _frame(raw, budget, shares)
     if frame.fixed > budget:
         return None
     summary_ids = [item.ref_id for item in items if item.kind == "summary"]
-    rows = cache.summaries(db, summary_ids)
+    rows = view.summaries(summary_ids)
     summaries = [rows[i] for i in summary_ids if i in rows]
     costs = {s.id: estimate_message_tokens(summary_message([s])) for s in summaries}
     summary_room = min(int(budget * shares.summaries), sum(costs.values()))
-    wanted = _candidates(
-        db, session_id, frame, query, budget, cache, relevance or KeywordRelevance(), fts
-    )
-    packer = _Packer(db, session_id, frame, wanted, cache)
+    wanted = _candidates(view, frame, query, budget, relevance or KeywordRelevance())
+    packer = _Packer(view, frame, wanted)
     room = packer.pack(budget - frame.fixed - summary_room) + summary_room
     present = sorted(m.seq for m in (*frame.head, *packer.picked, *frame.tail))
     chosen, room = _new_summaries(summaries, costs, present, room)
     packer.pack(room)  # what the summaries left goes to originals too
-    return _assembled(db, frame, packer.picked, chosen, budget, cache)
+    return _assembled(view, frame, packer.picked, chosen, budget)
