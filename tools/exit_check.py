@@ -26,7 +26,7 @@ HOST_SCRIPT = textwrap.dedent(
     """
     import sys
     from hermes_core import ContextHost
-    from hermes_core.testing._conversations import agent_turn, sample_conversation
+    from hermes_core.testing import agent_turn, sample_conversation
 
     history = sample_conversation(2)
     for n in range(150):
