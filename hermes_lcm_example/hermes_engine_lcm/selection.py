@@ -174,6 +174,7 @@ def _read_at(view: ReadView, seqs: Iterable[int], id_at: dict[int, int]) -> None
     them from the store into ``id_at`` and into the view's cache (the packer then needs no
     second read of them by id)."""
     found = view.at(seq for seq in seqs if seq not in id_at)
+    view.cache.add_meta(found)
     id_at.update((m.seq, m.id) for m in found)
 
 

@@ -46,10 +46,8 @@ class ReadView:
         return self.cache.summaries(self.db, ids)
 
     def at(self, seqs: Iterable[int]) -> list[MessageMeta]:
-        """The session's messages at ``seqs`` (those that exist), kept in the cache."""
-        found = messages_at(self.db, self.session_id, list(seqs))
-        self.cache.add_meta(found)
-        return found
+        """The session's messages at ``seqs`` (those that exist), read past the cache."""
+        return messages_at(self.db, self.session_id, list(seqs))
 
     def active(self) -> list[Item]:
         """The session's active context, in order."""
